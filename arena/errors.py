@@ -1,0 +1,28 @@
+"""The exception tree. Library code raises these; the CLI turns them into
+one-line messages and a non-zero exit."""
+
+from __future__ import annotations
+
+
+class ArenaError(Exception):
+    """Root of every error arena reports to a user."""
+
+
+class BotError(ArenaError):
+    """A bot process misbehaved."""
+
+
+class BotTimeout(BotError):
+    """A bot did not answer within its deadline."""
+
+
+class BotCrashed(BotError):
+    """A bot process exited or closed its output."""
+
+
+class BotProtocolError(BotError):
+    """A bot sent something that is not a valid protocol message."""
+
+
+class StoreError(ArenaError):
+    """The results database cannot be used (wrong version, corrupt, locked)."""

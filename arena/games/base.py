@@ -1,0 +1,179 @@
+"""The interface every game engine implements.
+
+A game is a pure, deterministic state machine. At every point exactly one of
+three things is true of a state:
+
+* a seat must decide: ``current_player()`` is that seat (0-based) and
+  ``legal_actions()`` lists the choices, JSON-able dicts in a stable order;
+* chance acts next: ``current_player()`` is ``CHANCE`` and ``chance_request()``
+  says which seeded stream is drawn from and how many dice of how many sides;
+* the game is over: ``current_player()`` is ``TERMINAL`` and ``outcome()``
+  says who won and how it ended.
+
+The state never draws random numbers itself. The referee (or a search bot)
+draws from a :class:`arena.games.dice.DiceStreams` and feeds the values back
+with ``apply_chance``, so a game is fully reproduced by its recorded events.
+``to_json()`` is exactly what a bot sees, what the replay stores and what the
+leaderboard draws.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+Action = dict[str, Any]
+
+CHANCE = -1
+TERMINAL = -2
+
+
+class IllegalAction(ValueError):
+    """An action that is not among the legal actions of the state."""
+
+
+class InvalidOptions(ValueError):
+    """Options or a player count that the game does not support."""
+
+
+@dataclass(frozen=True)
+class ChanceRequest:
+    """What chance does next: roll ``count`` dice with ``sides`` faces each
+    from the seeded stream named ``stream``.
+
+    Streams are named so that luck belongs to whoever it belongs to in the
+    rulebook: ``"seat:N"`` for the dice seat N rolls on its turns, and a
+    name of its own for anything else (``"rolloff"``, ``"popoff"``...).
+    ``purpose`` is a short word for the replay and the bots ("roll",
+    "rolloff", "popoff", "restock").
+    """
+
+    stream: str
+    count: int
+    sides: int = 6
+    purpose: str = "roll"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"stream": self.stream, "count": self.count,
+                "sides": self.sides, "purpose": self.purpose}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winners`` holds the winning seats (more than one only when the rules
+    share a win); an empty tuple is a draw. ``ending`` is a short machine word
+    (``"normal"`` or ``"turn_cap"``; the referee adds forfeits of its own).
+    ``scores`` carries game points where the game has them (Ciclovia totals,
+    Slyyde solo roll counts), else None.
+    """
+
+    winners: tuple[int, ...]
+    ending: str = "normal"
+    scores: tuple[float, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "ending": self.ending,
+                "scores": None if self.scores is None else list(self.scores)}
+
+
+class State(ABC):
+    """One position of one game. Mutable: ``apply_*`` change it in place;
+    ``clone()`` gives an independent copy for search."""
+
+    game: ClassVar[Game]
+
+    @classmethod
+    @abstractmethod
+    def initial(cls, num_players: int, options: dict[str, Any]) -> State:
+        """The starting position (options already checked by name; values are
+        checked here, raising InvalidOptions)."""
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat that decides next, or CHANCE, or TERMINAL."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """The choices of the deciding seat, in a stable order; never empty
+        while a seat is to decide."""
+
+    @abstractmethod
+    def chance_request(self) -> ChanceRequest:
+        """What chance draws next; only when current_player() is CHANCE."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Apply an action already known to be legal."""
+
+    @abstractmethod
+    def apply_chance(self, values: tuple[int, ...]) -> None:
+        """Apply the values drawn for chance_request()."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The result; only when current_player() is TERMINAL."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-able data (what a bot sees)."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        """Rebuild a state from ``to_json()``."""
+
+    def apply_action(self, action: Action) -> None:
+        """Apply a decision, refusing anything that was not offered."""
+        if self.current_player() < 0:
+            raise IllegalAction(f"no decision is due, got {action!r}")
+        if action not in self.legal_actions():
+            raise IllegalAction(f"action not offered: {action!r}")
+        self._apply(action)
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def clone(self) -> State:
+        return copy.deepcopy(self)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A registered game: its facts and how to make its states.
+
+    ``turn_cap`` is the number of turns after which the engine ends the game
+    as a draw (ending ``"turn_cap"``); each rules document says what a turn
+    is. ``options`` names the options ``new_state`` accepts, with a one-line
+    description each. ``board`` is the board as data, with coordinates to
+    draw it, shared by the engine and the leaderboard.
+    """
+
+    name: str
+    min_players: int
+    max_players: int
+    turn_cap: int
+    has_chance: bool
+    state_class: type[State]
+    board: dict[str, Any]
+    options: dict[str, str] = field(default_factory=dict)
+
+    def new_state(self, num_players: int, options: dict[str, Any] | None = None) -> State:
+        """The initial state; raises InvalidOptions for an unsupported player
+        count or option."""
+        options = dict(options or {})
+        if not self.min_players <= num_players <= self.max_players:
+            raise InvalidOptions(
+                f"{self.name} is for {self.min_players} to {self.max_players} "
+                f"players, not {num_players}")
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            raise InvalidOptions(f"{self.name} has no option {unknown[0]!r} "
+                                 f"(available: {', '.join(sorted(self.options)) or 'none'})")
+        return self.state_class.initial(num_players, options)
+
+    def state_from_json(self, data: dict[str, Any]) -> State:
+        return self.state_class.from_json(data)

@@ -1,0 +1,33 @@
+"""Random playouts: the in-process driver used by the conformance suite,
+the engine benchmark and search bots' rollouts."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from arena.games.base import CHANCE, TERMINAL, Game, State
+from arena.games.dice import DiceStreams
+from arena.record import chance_event, decision_event
+
+
+def random_playout(game: Game, num_players: int, seed: int,
+                   options: dict[str, Any] | None = None) -> tuple[State, list[dict[str, Any]]]:
+    """Play one game with uniformly random decisions; return the final state
+    and the record's events. Chance comes from the seeded streams, decisions
+    from their own generator, both derived from ``seed``."""
+    state = game.new_state(num_players, options)
+    dice = DiceStreams(seed)
+    chooser = random.Random(seed)
+    events: list[dict[str, Any]] = []
+    while (seat := state.current_player()) != TERMINAL:
+        if seat == CHANCE:
+            values = dice.draw(state.chance_request())
+            events.append(chance_event(state, values))
+            state.apply_chance(values)
+        else:
+            offered = state.legal_actions()
+            chosen = chooser.randrange(len(offered))
+            events.append(decision_event(seat, offered, chosen))
+            state.apply_action(offered[chosen])
+    return state, events

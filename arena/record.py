@@ -1,0 +1,43 @@
+"""Game records: the events of one game, and replaying them.
+
+A record is the game, the player count, the options and the list of events in
+order. An event is either a chance draw (which stream, what purpose, the
+values) or a decision (the seat, the actions offered, the index chosen).
+Replaying the events on a fresh state reproduces the game exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from arena.games.base import CHANCE, Game, IllegalAction, State
+
+
+def chance_event(state: State, values: tuple[int, ...]) -> dict[str, Any]:
+    request = state.chance_request()
+    return {"kind": "chance", "stream": request.stream, "purpose": request.purpose,
+            "values": list(values)}
+
+
+def decision_event(seat: int, offered: list[dict[str, Any]], chosen: int) -> dict[str, Any]:
+    return {"kind": "decision", "seat": seat, "offered": offered, "chosen": chosen}
+
+
+def replay(game: Game, num_players: int, options: dict[str, Any],
+           events: list[dict[str, Any]]) -> Iterator[State]:
+    """Yield the initial state and the state after every event (the same
+    object, mutated: clone it to keep it). Raises IllegalAction if the
+    events do not fit the game."""
+    state = game.new_state(num_players, options)
+    yield state
+    for number, event in enumerate(events):
+        if event["kind"] == "chance":
+            if state.current_player() != CHANCE:
+                raise IllegalAction(f"event {number}: chance recorded where a decision is due")
+            state.apply_chance(tuple(event["values"]))
+        else:
+            if state.current_player() != event["seat"]:
+                raise IllegalAction(f"event {number}: seat {event['seat']} recorded, "
+                                    f"seat {state.current_player()} is to decide")
+            state.apply_action(event["offered"][event["chosen"]])
+        yield state
