@@ -1,0 +1,16 @@
+"""The registry of games. Add a game here explicitly; nothing is discovered."""
+
+from __future__ import annotations
+
+from arena.errors import ArenaError
+from arena.games import slyyde
+from arena.games.base import Game
+
+GAMES: dict[str, Game] = {"slyyde": slyyde.GAME}
+
+
+def get_game(name: str) -> Game:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ArenaError(f"unknown game: {name!r} (available: {', '.join(sorted(GAMES))})") from None

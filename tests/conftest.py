@@ -1,0 +1,8 @@
+"""Shared fixtures. tests/ is on sys.path so tests can import support.py."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
