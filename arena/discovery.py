@@ -1,0 +1,84 @@
+"""Finding bots in bots folders.
+
+A bot is one of: a ``.py`` file (run with the referee's Python), a ``.js``
+file (run with node), any other executable file, or a folder holding a
+``bot.json`` manifest that names its command. Its name is the file's stem or
+the folder's name; its version is the SHA-256 of its files' contents, so an
+edited bot is a new version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+from arena.botproc import BotSpec
+from arena.errors import ArenaError
+
+MANIFEST = "bot.json"
+_IGNORED_SUFFIXES = {".md", ".txt", ".json", ".pyc", ".log"}
+
+
+def discover(folders: list[str | Path]) -> list[BotSpec]:
+    """Every bot in the given folders, sorted by name. Raises ArenaError for
+    a missing folder, a broken manifest, no bot at all or two bots with one
+    name."""
+    found: dict[str, BotSpec] = {}
+    for folder in folders:
+        folder = Path(folder)
+        if not folder.is_dir():
+            raise ArenaError(f"bots folder does not exist: {str(folder)!r}")
+        for entry in sorted(folder.iterdir()):
+            spec = _bot_at(entry)
+            if spec is None:
+                continue
+            if spec.name in found:
+                raise ArenaError(f"two bots are named {spec.name!r}: {found[spec.name].path} and {spec.path}")
+            found[spec.name] = spec
+    if not found:
+        raise ArenaError(f"no bots found in {', '.join(map(str, folders))}")
+    return sorted(found.values(), key=lambda spec: spec.name)
+
+
+def _bot_at(entry: Path) -> BotSpec | None:
+    if entry.name.startswith((".", "_")):
+        return None
+    if entry.is_dir():
+        manifest = entry / MANIFEST
+        return _folder_bot(entry, manifest) if manifest.is_file() else None
+    if entry.suffix == ".py":
+        command = (sys.executable, str(entry.resolve()))
+    elif entry.suffix == ".js":
+        command = ("node", str(entry.resolve()))
+    elif entry.suffix not in _IGNORED_SUFFIXES and os.access(entry, os.X_OK):
+        command = (str(entry.resolve()),)
+    else:
+        return None
+    return BotSpec(entry.stem, command, str(entry.resolve()), _hash_files([entry]))
+
+
+def _folder_bot(folder: Path, manifest: Path) -> BotSpec:
+    try:
+        data = json.loads(manifest.read_text())
+        command = data["command"]
+        if not (isinstance(command, list) and command and all(isinstance(p, str) for p in command)):
+            raise ValueError("command must be a non-empty list of strings")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ArenaError(f"bad manifest {str(manifest)!r}: {exc}") from None
+    root = folder.resolve()
+    resolved = tuple(str(root / part) if (root / part).exists() else part for part in command)
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return BotSpec(folder.name, resolved, str(root), _hash_files(files, root=folder))
+
+
+def _hash_files(files: list[Path], root: Path | None = None) -> str:
+    digest = hashlib.sha256()
+    for path in files:
+        if root is not None:
+            digest.update(str(path.relative_to(root)).encode() + b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()

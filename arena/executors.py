@@ -1,0 +1,112 @@
+"""Executors run matches and hand finished games back, one at a time, to the
+single process that stores them.
+
+The local executor forks worker processes (fork, so multiprocessing-logging
+can carry their log records to the parent's log file). Workers ignore Ctrl-C
+(the parent decides), die with the parent (parent-death signal), and on
+SIGTERM leave through ``finally`` so every bot process group they own is
+killed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import multiprocessing
+import queue
+import signal
+import traceback
+from pathlib import Path
+from typing import Iterator
+
+from arena.botproc import PR_SET_PDEATHSIG, BotSpec, Limits
+from arena.errors import ArenaError
+from arena.match import play_match
+from arena.referee import GameRecord, Job
+
+log = logging.getLogger(__name__)
+
+
+def make_executor(kind: str, jobs: int, scheduler: str | None = None):
+    """The executor named on the command line."""
+    if kind == "local":
+        if scheduler:
+            raise ArenaError("--scheduler needs --executor dask")
+        return LocalExecutor(jobs)
+    raise ArenaError(f"unknown executor: {kind!r} (available: local)")
+
+
+class LocalExecutor:
+    """Matches in parallel on this machine's cores."""
+
+    def __init__(self, jobs: int) -> None:
+        if jobs < 1:
+            raise ArenaError(f"--jobs must be at least 1, got {jobs}")
+        self.jobs = jobs
+
+    def run(self, matches: list[list[Job]], specs: dict[str, BotSpec], limits: Limits,
+            log_dir: Path | None) -> Iterator[GameRecord]:
+        context = multiprocessing.get_context("fork")
+        tasks = context.Queue()
+        results = context.Queue()
+        for match in matches:
+            tasks.put([job.to_json() for job in match])
+        workers = [context.Process(target=_worker, args=(tasks, results, specs, limits, log_dir),
+                                   name=f"arena-worker-{n}", daemon=True)
+                   for n in range(min(self.jobs, len(matches)))]
+        for _ in workers:
+            tasks.put(None)
+        for worker in workers:
+            worker.start()
+        try:
+            yield from _collect(results, workers)
+        finally:
+            for worker in workers:
+                if worker.is_alive():
+                    worker.terminate()
+            for worker in workers:
+                worker.join(timeout=5)
+                if worker.is_alive():
+                    worker.kill()
+                    worker.join()
+            tasks.cancel_join_thread()
+            results.cancel_join_thread()
+
+
+def _collect(results, workers) -> Iterator[GameRecord]:
+    finished = 0
+    while finished < len(workers):
+        try:
+            kind, payload = results.get(timeout=0.5)
+        except queue.Empty:
+            dead = [w for w in workers if not w.is_alive() and w.exitcode != 0]
+            if dead:
+                raise ArenaError(f"worker {dead[0].name} died (exit code {dead[0].exitcode}); "
+                                 "games it was playing were not stored: run again to resume")
+            continue
+        if kind == "record":
+            yield GameRecord.from_json(payload)
+        elif kind == "done":
+            finished += 1
+        else:
+            raise ArenaError(f"a worker failed: {payload}")
+
+
+def _worker(tasks, results, specs: dict[str, BotSpec], limits: Limits, log_dir: Path | None) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    try:
+        while (match := tasks.get()) is not None:
+            jobs = [Job.from_json(job) for job in match]
+            for record in play_match(jobs, specs, limits, log_dir):
+                results.put(("record", record.to_json()))
+    except Exception:
+        log.exception("worker failed")
+        results.put(("error", traceback.format_exc(limit=3).strip().splitlines()[-1]))
+    else:
+        results.put(("done", None))
+
+
+def _exit_on_signal(signum, frame) -> None:
+    raise SystemExit(128 + signum)

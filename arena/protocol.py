@@ -1,0 +1,126 @@
+"""The bot protocol (version 1) spoken to a bot process: the handshake, the
+messages of a game, and the validation of answers. protocol/PROTOCOL.md is
+the reference; protocol/schema/ holds a JSON Schema for every message."""
+
+from __future__ import annotations
+
+import json
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from arena.botproc import BotProcess, BotSpec, Limits
+from arena.errors import BotError, BotProtocolError
+from arena.games.dice import stream_seed
+from arena.referee import IllegalAnswer
+
+VERSION = 1
+
+
+def handshake(bot: BotProcess, timeout: float) -> dict[str, Any]:
+    """Greet the bot and check its answer: its name and the games it plays."""
+    bot.send({"type": "hello", "protocol": VERSION}, timeout)
+    answer = bot.receive(timeout)
+    if answer.get("type") != "hello":
+        raise BotProtocolError(f"expected a hello answer, got type {answer.get('type')!r}")
+    name, games = answer.get("name"), answer.get("games")
+    if not isinstance(name, str) or not name:
+        raise BotProtocolError(f"hello needs a non-empty string name, got {name!r}")
+    if not (isinstance(games, list) and all(isinstance(g, str) for g in games)):
+        raise BotProtocolError(f"hello needs games as a list of strings, got {games!r}")
+    if not isinstance(answer.get("updates", False), bool):
+        raise BotProtocolError(f"hello updates must be true or false, got {answer['updates']!r}")
+    return answer
+
+
+def parse_action(answer: dict[str, Any], offered: list[dict[str, Any]]) -> int:
+    """The index of the offered action the answer names. Raises
+    BotProtocolError for a message of the wrong shape and ValueError for an
+    action that was not offered."""
+    if answer.get("type") != "action" or "action" not in answer:
+        raise BotProtocolError(f"expected {{\"type\": \"action\", \"action\": ...}}, got keys "
+                               f"{sorted(answer)!r} with type {answer.get('type')!r}")
+    action = canonical(answer["action"])
+    for index, candidate in enumerate(offered):
+        if canonical(candidate) == action:
+            return index
+    raise ValueError(f"action not offered: {action!r}"[:300])
+
+
+def canonical(value: Any) -> str:
+    """One spelling per JSON value, so that true and 1 stay different."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+class BotSeat:
+    """A seat played by a bot process that lives across the games of a
+    match. Any failure kills the process; the next game starts a fresh one."""
+
+    def __init__(self, spec: BotSpec, limits: Limits, stderr_log: Path | None = None) -> None:
+        self.spec = spec
+        self.limits = limits
+        self.stderr_log = stderr_log
+        self.process: BotProcess | None = None
+        self.updates = False
+
+    def start_game(self, job, seat: int, state) -> None:
+        with self._killing_on_failure():
+            if self.process is None:
+                self.process = BotProcess(self.spec, self.limits, self.stderr_log)
+                hello = handshake(self.process, self.limits.startup_timeout)
+                self.updates = hello.get("updates", False)
+            self.process.send({
+                "type": "game_start", "game": job.game, "game_id": job.key, "seat": seat,
+                "players": len(job.seats), "options": job.options,
+                "rules": f"seeds/{job.game}.md", "board": state.game.board,
+                "seed": stream_seed(job.seed, f"bot:{seat}"), "state": state.to_json(),
+            }, self.limits.move_timeout)
+
+    def decide(self, state, actions: list[dict[str, Any]], timeout: float) -> int:
+        with self._killing_on_failure():
+            started = time.monotonic()
+            self.process.send({"type": "decide", "state": state.to_json(), "actions": actions,
+                               "timeout_ms": int(timeout * 1000)}, timeout)
+            answer = self.process.receive(max(0.0, timeout - (time.monotonic() - started)))
+            try:
+                return parse_action(answer, actions)
+            except ValueError as exc:
+                raise IllegalAnswer(str(exc)) from None
+
+    def observe(self, event: dict[str, Any], state) -> None:
+        if not self.updates:
+            return
+        with self._killing_on_failure():
+            self.process.send({"type": "update", "event": public_event(event)},
+                              self.limits.move_timeout)
+
+    def end_game(self, state, result: dict[str, Any]) -> None:
+        if self.process is None:
+            return
+        with self._killing_on_failure():
+            self.process.send({"type": "game_end", "result": result, "state": state.to_json()},
+                              self.limits.move_timeout)
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.close()
+            self.process = None
+
+    @contextmanager
+    def _killing_on_failure(self):
+        try:
+            yield
+        except (BotError, IllegalAnswer):
+            if self.process is not None:
+                self.process.kill()
+                self.process = None
+            raise
+
+
+def public_event(event: dict[str, Any]) -> dict[str, Any]:
+    """An event as other seats hear it: a decision names the chosen action
+    instead of carrying the whole offered list."""
+    if event["kind"] == "decision":
+        return {"kind": "decision", "seat": event["seat"], "action": event["offered"][event["chosen"]]}
+    return event

@@ -1,0 +1,90 @@
+"""Ratings recomputed from the stored games.
+
+Incremental Elo (the ``elo`` package) per game and over all games, always in
+the plan's order (``job_order``, then key), so the same stored results give
+the same ratings whatever order the games finished in. A game of more than
+two seats counts as one result between every pair of seats, all computed
+from the ratings before the game.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import elo
+
+INITIAL = 1500.0
+K_FACTOR = 16
+OVERALL = "overall"
+
+_ELO = elo.Elo(k_factor=K_FACTOR, initial=INITIAL, beta=200)
+
+
+@dataclass
+class Standing:
+    bot_id: str
+    name: str
+    game: str
+    elo: float = INITIAL
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    forfeits: int = 0
+    forfeits_by_reason: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bot": self.name, "bot_id": self.bot_id, "version": self.bot_id.split("@")[-1],
+                "game": self.game, "elo": round(self.elo, 1), "games": self.games,
+                "wins": self.wins, "losses": self.losses, "draws": self.draws,
+                "forfeits": self.forfeits, "forfeits_by_reason": dict(sorted(self.forfeits_by_reason.items())),
+                "score": round(self.score, 4)}
+
+
+def standings(games: Iterable[dict[str, Any]], names: dict[str, str]) -> list[Standing]:
+    """Standings per game and overall (game ``"overall"``), sorted by table
+    then by Elo, best first. ``games`` must come in rating order."""
+    tables: dict[str, dict[str, Standing]] = {}
+    for game in games:
+        if game["players"] < 2:
+            continue
+        for table in (game["game"], OVERALL):
+            _rate(tables.setdefault(table, {}), table, game, names)
+    order = sorted(tables, key=lambda t: (t == OVERALL, t))
+    return [s for t in order for s in sorted(tables[t].values(), key=lambda s: (-s.elo, s.name, s.bot_id))]
+
+
+def _rate(table: dict[str, Standing], name: str, game: dict[str, Any], names: dict[str, str]) -> None:
+    seats = game["seats"]
+    rows = [table.setdefault(b, Standing(b, names.get(b, b), name)) for b in seats]
+    winners = set(game["winners"])
+    before = [row.elo for row in rows]
+    deltas = [0.0] * len(seats)
+    for i, j in itertools.combinations(range(len(seats)), 2):
+        if (i in winners) == (j in winners):
+            new_i, new_j = _ELO.rate_1vs1(before[i], before[j], drawn=True)
+        elif i in winners:
+            new_i, new_j = _ELO.rate_1vs1(before[i], before[j])
+        else:
+            new_j, new_i = _ELO.rate_1vs1(before[j], before[i])
+        deltas[i] += float(new_i) - before[i]
+        deltas[j] += float(new_j) - before[j]
+    for seat, row in enumerate(rows):
+        row.elo += deltas[seat]
+        row.games += 1
+        if not winners:
+            row.draws += 1
+        elif seat in winners:
+            row.wins += 1
+        else:
+            row.losses += 1
+        if game["forfeit_seat"] == seat:
+            row.forfeits += 1
+            reason = game["termination"]
+            row.forfeits_by_reason[reason] = row.forfeits_by_reason.get(reason, 0) + 1

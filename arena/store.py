@@ -1,0 +1,220 @@
+"""The results database: one SQLite file, written by one process.
+
+The file is checked before anything writes to it: a file that is not SQLite,
+is corrupt, or was made by another program or a newer arena is refused with a
+one-line error and left untouched. The schema is built by numbered
+migrations. Each finished game is one transaction, so a kill at any moment
+leaves every game either wholly stored or not at all. A writer holds an
+exclusive lock file beside the database, so a second tournament on the same
+file refuses to start instead of racing the first.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import sqlite3
+import time
+import zlib
+from pathlib import Path
+from typing import Any, Iterator
+
+import sqlite_utils
+
+from arena.botproc import BotSpec
+from arena.errors import StoreError
+from arena.referee import GameRecord
+
+APPLICATION = "arena"
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _create_v1(db: sqlite_utils.Database) -> None:
+    db["bots"].create({"bot_id": str, "name": str, "content_hash": str, "path": str,
+                       "command": str}, pk="bot_id")
+    db["games"].create({
+        "key": str, "game": str, "round": int, "job_order": int, "seed": int, "players": int,
+        "seats": str, "options": str, "winners": str, "termination": str,
+        "forfeit_seat": int, "detail": str, "scores": str, "decisions": int, "duration": float,
+        "logs": str, "finished_at": float, "record": bytes,
+    }, pk="key")
+    db["games"].create_index(["game", "job_order"])
+    db["results"].create({"game_key": str, "seat": int, "bot_id": str, "game": str,
+                          "points": float}, pk=("game_key", "seat"),
+                         foreign_keys=[("game_key", "games", "key"), ("bot_id", "bots", "bot_id")])
+    db["results"].create_index(["bot_id", "game"])
+
+
+MIGRATIONS = [_create_v1]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def check_database(path: Path) -> None:
+    """Refuse a file arena must not write to, without modifying it."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    with open(path, "rb") as handle:
+        if handle.read(16) != SQLITE_HEADER:
+            raise StoreError(f"{str(path)!r} is not an SQLite database")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise StoreError(f"{str(path)!r} is corrupt (SQLite integrity check failed)")
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if not tables:
+                return
+            if "meta" not in tables:
+                raise StoreError(f"{str(path)!r} is not an arena database")
+            meta = dict(conn.execute("SELECT key, value FROM meta"))
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{str(path)!r} cannot be read as a database: {exc}") from None
+    if meta.get("application") != APPLICATION:
+        raise StoreError(f"{str(path)!r} is not an arena database")
+    version = int(meta.get("schema_version", "0"))
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"{str(path)!r} was written by a newer arena (schema {version}; "
+                         f"this arena reads up to {SCHEMA_VERSION})")
+
+
+class Store:
+    """Read and write results. Open with ``writer=True`` to take the lock."""
+
+    def __init__(self, path: str | Path, writer: bool = False) -> None:
+        self.path = Path(path)
+        self._lock = None
+        check_database(self.path)
+        if not writer and not self.path.exists():
+            raise StoreError(f"no results database at {str(self.path)!r}: run a tournament first")
+        if writer:
+            self._lock = _take_lock(self.path)
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db = sqlite_utils.Database(conn)
+        if writer:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self._migrate()
+        elif int(self._meta().get("schema_version", "0")) != SCHEMA_VERSION:
+            raise StoreError(f"{str(self.path)!r} has an older schema: run a tournament to upgrade it")
+
+    def _meta(self) -> dict[str, str]:
+        if not self.db["meta"].exists():
+            return {}
+        return {row["key"]: row["value"] for row in self.db["meta"].rows}
+
+    def _migrate(self) -> None:
+        with self.db.conn:
+            self.db.execute("BEGIN IMMEDIATE")
+            if not self.db["meta"].exists():
+                self.db["meta"].create({"key": str, "value": str}, pk="key")
+                self.db["meta"].insert({"key": "application", "value": APPLICATION})
+            version = int(self._meta().get("schema_version", "0"))
+            for migration in MIGRATIONS[version:]:
+                migration(self.db)
+            self.db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+
+    def close(self) -> None:
+        self.db.conn.close()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    # -- writing ----------------------------------------------------------------
+
+    def add_bots(self, specs: list[BotSpec]) -> None:
+        with self.db.conn:
+            self.db.execute("BEGIN")
+            self.db["bots"].upsert_all(
+                [{"bot_id": s.bot_id, "name": s.name, "content_hash": s.content_hash,
+                  "path": s.path, "command": json.dumps(list(s.command))} for s in specs],
+                pk="bot_id")
+
+    def add_game(self, record: GameRecord) -> bool:
+        """Store one finished game in one transaction. A game whose key is
+        already stored is left as it is; returns whether it was new."""
+        job = record.job
+        points = _points(len(job.seats), record.winners)
+        with self.db.conn:
+            self.db.execute("BEGIN IMMEDIATE")
+            if self.db.execute("SELECT 1 FROM games WHERE key = ?", [job.key]).fetchone():
+                return False
+            self.db["games"].insert({
+                "key": job.key, "game": job.game, "round": job.round, "job_order": job.order,
+                "seed": job.seed, "players": len(job.seats), "seats": json.dumps(list(job.seats)),
+                "options": json.dumps(job.options), "winners": json.dumps(list(record.winners)),
+                "termination": record.termination.value, "forfeit_seat": record.forfeit_seat,
+                "detail": record.detail,
+                "scores": None if record.scores is None else json.dumps(list(record.scores)),
+                "decisions": record.decisions, "duration": record.duration,
+                "logs": json.dumps(list(record.logs)), "finished_at": time.time(),
+                "record": zlib.compress(json.dumps(record.events, separators=(",", ":")).encode()),
+            })
+            self.db["results"].insert_all(
+                [{"game_key": job.key, "seat": seat, "bot_id": bot_id, "game": job.game,
+                  "points": points[seat]} for seat, bot_id in enumerate(job.seats)])
+        return True
+
+    # -- reading ----------------------------------------------------------------
+
+    def stored_keys(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT key FROM games")}
+
+    def count_games(self) -> int:
+        return self.db["games"].count
+
+    def bots(self) -> dict[str, dict[str, Any]]:
+        return {row["bot_id"]: row for row in self.db["bots"].rows}
+
+    def games(self, where: str | None = None, params: list[Any] | None = None) -> Iterator[dict[str, Any]]:
+        """Stored games without their event records, in rating order."""
+        columns = ", ".join(c for c in self.db["games"].columns_dict if c != "record")
+        sql = f"SELECT {columns} FROM games"
+        if where:
+            sql += f" WHERE {where}"
+        sql += " ORDER BY job_order, key"
+        cursor = self.db.execute(sql, params or [])
+        names = [d[0] for d in cursor.description]
+        for row in cursor:
+            game = dict(zip(names, row))
+            for field in ("seats", "options", "winners", "scores", "logs"):
+                if game[field] is not None:
+                    game[field] = json.loads(game[field])
+            yield game
+
+    def events(self, key: str) -> list[dict[str, Any]]:
+        row = self.db.execute("SELECT record FROM games WHERE key = ?", [key]).fetchone()
+        if row is None:
+            raise StoreError(f"no game with key {key!r}")
+        return json.loads(zlib.decompress(row[0]))
+
+
+def _points(players: int, winners: tuple[int, ...]) -> list[float]:
+    """1 to each winner, 0 to each loser; a draw shares equally."""
+    if not winners:
+        return [1.0 / players] * players if players > 1 else [0.0]
+    return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(players)]
+
+
+def _take_lock(path: Path):
+    lock_path = path.with_name(path.name + ".lock")
+    handle = open(lock_path, "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise StoreError(f"{str(path)!r} is in use by another arena process "
+                         f"(lock {str(lock_path)!r}); wait for it to finish") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(str(os.getpid()))
+    handle.flush()
+    return handle

@@ -1,0 +1,129 @@
+"""Running a tournament or a solo series: check the bots, plan, play what is
+missing, store each game as it finishes, write the leaderboard."""
+
+from __future__ import annotations
+
+import logging
+import signal
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from arena.botproc import BotProcess, BotSpec, Limits
+from arena.discovery import discover
+from arena.errors import ArenaError, BotError
+from arena.games import GAMES, get_game
+from arena.protocol import handshake
+from arena.referee import GameRecord, Job
+from arena.scheduler import Entrant, group_into_matches, plan_round_robin, plan_solo
+from arena.store import Store
+
+log = logging.getLogger(__name__)
+
+
+class Interrupted(ArenaError):
+    """The run was stopped by a signal; what finished is stored."""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What a handshake told about a bot: an entrant, or why it is unusable."""
+
+    spec: BotSpec
+    entrant: Entrant | None
+    problem: str | None
+
+
+def probe_bots(specs: list[BotSpec], limits: Limits) -> list[Probe]:
+    """Start every bot once, concurrently, and shake hands."""
+    with ThreadPoolExecutor(max_workers=min(8, len(specs))) as pool:
+        return list(pool.map(lambda spec: _probe(spec, limits), specs))
+
+
+def _probe(spec: BotSpec, limits: Limits) -> Probe:
+    try:
+        process = BotProcess(spec, limits)
+    except BotError as exc:
+        return Probe(spec, None, str(exc))
+    try:
+        hello = handshake(process, limits.startup_timeout)
+    except BotError as exc:
+        return Probe(spec, None, f"handshake failed: {exc}")
+    finally:
+        process.close()
+    games = frozenset(hello["games"]) & frozenset(GAMES)
+    if not games:
+        return Probe(spec, None, f"plays none of the registered games (said {hello['games']!r})")
+    return Probe(spec, Entrant(spec, games), None)
+
+
+@dataclass
+class Plan:
+    jobs: list[Job]
+    specs: dict[str, BotSpec]
+    unusable: list[Probe]
+
+
+def plan_tournament(bot_dirs: list[Path], games: list[str] | None, rounds: int, seed: int,
+                    limits: Limits) -> Plan:
+    if rounds < 1:
+        raise ArenaError(f"--rounds must be at least 1, got {rounds}")
+    for name in games or []:
+        get_game(name)
+    probes = probe_bots(discover(bot_dirs), limits)
+    entrants = [p.entrant for p in probes if p.entrant]
+    for probe in probes:
+        if probe.problem:
+            log.warning("bot %s is unusable: %s", probe.spec.name, probe.problem)
+    if len(entrants) < 2:
+        raise ArenaError(f"a tournament needs at least two usable bots, found {len(entrants)}"
+                         + "".join(f"; {p.spec.name}: {p.problem}" for p in probes if p.problem))
+    chosen = games or sorted(GAMES)
+    jobs = plan_round_robin(entrants, chosen, rounds, seed)
+    if not jobs:
+        raise ArenaError(f"no two bots play any of: {', '.join(chosen)}")
+    return Plan(jobs, {e.spec.bot_id: e.spec for e in entrants}, [p for p in probes if p.problem])
+
+
+def play_missing(plan: Plan, store: Store, executor, limits: Limits, log_dir: Path | None,
+                 on_game: Callable[[GameRecord], None] = lambda record: None) -> int:
+    """Play the planned games not yet stored; store each as it finishes.
+    Returns how many were played. SIGTERM is treated as Ctrl-C: running
+    games are abandoned, stored ones stay."""
+    store.add_bots(list(plan.specs.values()))
+    done = store.stored_keys()
+    missing = [job for job in plan.jobs if job.key not in done]
+    if not missing:
+        return 0
+    matches = group_into_matches(missing, getattr(executor, "jobs", 1))
+    played = 0
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        for record in executor.run(matches, plan.specs, limits, log_dir):
+            if store.add_game(record):
+                played += 1
+            on_game(record)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted: {played} games stored this run, "
+                          f"{len(missing) - played} still to play; run the same command again to resume") from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    return played
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def plan_solo_series(bot_dir_specs: list[BotSpec], bot_name: str, game: str, count: int,
+                     seed: int) -> tuple[list[Job], BotSpec]:
+    if count < 1:
+        raise ArenaError(f"--games must be at least 1, got {count}")
+    found = {spec.name: spec for spec in bot_dir_specs}
+    if bot_name not in found:
+        raise ArenaError(f"unknown bot: {bot_name!r} (available: {', '.join(sorted(found))})")
+    if get_game(game).min_players > 1:
+        raise ArenaError(f"{game} has no solo mode")
+    spec = found[bot_name]
+    return plan_solo(spec, game, count, seed), spec

@@ -1,0 +1,51 @@
+"""Helpers shared by the tests: bots folders made on the fly, the CLI run
+as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+RANDOM_BOT = REPO / "bots" / "random_bot.py"
+ARENA = [sys.executable, "-m", "arena.cli"]
+
+
+def random_bots(folder: Path, names: list[str]) -> Path:
+    """A bots folder holding the bundled random bot under each name."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copy(RANDOM_BOT, folder / f"{name}.py")
+    return folder
+
+
+def python_bot(folder: Path, name: str, source: str) -> Path:
+    """A one-file Python bot from source text."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.py"
+    path.write_text(textwrap.dedent(source))
+    return path
+
+
+def folder_bot(folder: Path, name: str, source: str, args: list[str]) -> Path:
+    """A folder bot whose manifest runs ``python3 main.py ARGS``."""
+    bot = folder / name
+    bot.mkdir(parents=True, exist_ok=True)
+    (bot / "main.py").write_text(textwrap.dedent(source))
+    (bot / "bot.json").write_text(json.dumps({"command": [sys.executable, "main.py", *args]}))
+    return bot
+
+
+def arena(*args: str, cwd: Path, timeout: float = 300, check: bool = False) -> subprocess.CompletedProcess:
+    """Run the arena CLI as a real process."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    result = subprocess.run([*ARENA, *args], cwd=cwd, env=env, capture_output=True, text=True,
+                            timeout=timeout)
+    if check and result.returncode != 0:
+        raise AssertionError(f"arena {' '.join(args)} failed ({result.returncode}):\n{result.stderr}")
+    return result

@@ -1,0 +1,125 @@
+"""The command line, run as a real process: a real tournament between real
+bot processes into a real SQLite file, resumed, and every bad input refused
+with one line and a non-zero exit."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from support import arena, python_bot, random_bots
+
+
+@pytest.fixture
+def workdir(tmp_path):
+    random_bots(tmp_path / "bots", ["alpha", "beta", "gamma"])
+    return tmp_path
+
+
+def test_tournament_stores_every_planned_game_and_resumes(workdir):
+    first = arena("tournament", "--games", "slyyde", "--rounds", "2", "--jobs", "2", cwd=workdir, check=True)
+    assert "12 games planned, 0 already stored, 12 to play" in first.stderr
+    assert (workdir / "leaderboard" / "index.html").is_file()
+    again = arena("tournament", "--games", "slyyde", "--rounds", "3", "--jobs", "2", cwd=workdir, check=True)
+    assert "18 games planned, 12 already stored, 6 to play" in again.stderr
+    with sqlite3.connect(workdir / "arena.db") as db:
+        keys = [row[0] for row in db.execute("SELECT key FROM games")]
+    assert len(keys) == len(set(keys)) == 18
+    rows = json.loads(arena("standings", "--format", "json", cwd=workdir, check=True).stdout)
+    assert {row["game"] for row in rows} == {"slyyde", "overall"}
+    for row in rows:
+        assert {"bot", "game", "elo", "games", "wins", "losses", "draws", "forfeits"} <= set(row)
+        assert row["games"] == 12 and row["wins"] + row["losses"] + row["draws"] == 12
+    html = (workdir / "leaderboard" / "index.html").read_text()
+    assert "alpha" in html and "gamma" in html
+
+
+def test_the_same_seed_gives_the_same_results(tmp_path):
+    outcomes = []
+    for run in ("one", "two"):
+        folder = tmp_path / run
+        random_bots(folder / "bots", ["alpha", "beta"])
+        arena("tournament", "--games", "slyyde", "--rounds", "3", "--seed", "42", cwd=folder, check=True)
+        with sqlite3.connect(folder / "arena.db") as db:
+            outcomes.append(db.execute("SELECT key, winners, termination, seed FROM games ORDER BY key").fetchall())
+    assert outcomes[0] == outcomes[1]
+
+
+def test_a_forfeiting_bot_loses_and_the_tournament_goes_on(workdir):
+    python_bot(workdir / "bots", "liar", """
+        import json, sys
+        for line in sys.stdin:
+            m = json.loads(line)
+            if m["type"] == "hello":
+                print(json.dumps({"type": "hello", "name": "liar", "games": ["slyyde"]}), flush=True)
+            elif m["type"] == "decide":
+                print(json.dumps({"type": "action", "action": {"made": "up"}}), flush=True)
+    """)
+    arena("tournament", "--games", "slyyde", "--rounds", "3", "--seed", "3", cwd=workdir, check=True)
+    with sqlite3.connect(workdir / "arena.db") as db:
+        rows = db.execute("SELECT seats, forfeit_seat, termination, detail, winners FROM games").fetchall()
+    forfeits = [r for r in rows if r[1] is not None]
+    assert forfeits, "the liar had decisions to make in 12 games"
+    for seats, seat, termination, detail, winners in forfeits:
+        assert json.loads(seats)[seat].startswith("liar@")
+        assert termination == "illegal" and "not offered" in detail
+        assert json.loads(winners) == [1 - seat]
+    assert len(rows) == 36  # four bots: six pairs, three seat-swapped rounds each
+
+
+def test_solo_plays_through_the_referee_and_reports_roll_counts(workdir):
+    result = arena("solo", "slyyde", "alpha", "--games", "5", cwd=workdir, check=True)
+    assert "alpha solo slyyde: 5 games this series" in result.stdout
+    with sqlite3.connect(workdir / "arena.db") as db:
+        scores = [json.loads(s)[0] for (s,) in db.execute("SELECT scores FROM games WHERE players = 1")]
+    assert len(scores) == 5 and all(s >= 1 for s in scores)
+    average = f"average {sum(scores) / 5:.2f} rolls, best {min(scores):g}"
+    assert average in result.stdout
+
+
+def test_bots_lists_each_bot_and_why_one_is_unusable(workdir):
+    python_bot(workdir / "bots", "mute", "import time; time.sleep(30)")
+    result = arena("bots", "--startup-timeout", "0.5", cwd=workdir)
+    assert result.returncode == 0
+    lines = {line.split()[0]: line for line in result.stdout.splitlines()}
+    assert "ok: " in lines["alpha"] and "slyyde" in lines["alpha"]
+    assert "UNUSABLE: handshake failed: no answer within 0.5 s" in lines["mute"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["tournament", "--bots", "nowhere"], "bots folder does not exist: 'nowhere'"),
+    (["tournament", "--games", "chess"], "unknown game: 'chess' (available: "),
+    (["tournament", "--rounds", "0"], "--rounds must be at least 1, got 0"),
+    (["tournament", "--bots", "empty"], "no bots found in empty"),
+    (["standings"], "no results database at 'arena.db'"),
+    (["match", "alpha", "zeta", "--game", "slyyde"], "unknown bot: 'zeta'"),
+    (["solo", "slyyde", "alpha", "--games", "0"], "--games must be at least 1, got 0"),
+])
+def test_bad_input_is_one_line_and_a_non_zero_exit(workdir, args, message):
+    (workdir / "empty").mkdir()
+    result = arena(*args, cwd=workdir)
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_database_from_elsewhere_is_refused_and_left_alone(workdir):
+    foreign = workdir / "arena.db"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    before = foreign.read_bytes()
+    result = arena("tournament", "--games", "slyyde", cwd=workdir)
+    assert result.returncode != 0 and "is not an arena database" in result.stderr
+    assert foreign.read_bytes() == before
+
+
+def test_match_prints_the_score(workdir):
+    result = arena("match", "alpha", "beta", "--game", "slyyde", "--rounds", "2", cwd=workdir, check=True)
+    assert len([l for l in result.stdout.splitlines() if " vs " in l]) == 4
+    last = result.stdout.strip().splitlines()[-1]
+    assert last.startswith("score: alpha ") and last.endswith(" beta")
+    a, b = last.removeprefix("score: alpha ").removesuffix(" beta").split(" - ")
+    assert float(a) + float(b) == 4

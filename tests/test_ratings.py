@@ -1,0 +1,60 @@
+"""Elo from stored results: zero-sum, order-fixed, counts right."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arena.ratings import INITIAL, OVERALL, standings
+
+
+def game(order: int, seats: list[str], winners: list[int], name: str = "slyyde",
+         termination: str = "normal", forfeit_seat: int | None = None) -> dict:
+    return {"game": name, "players": len(seats), "seats": seats, "winners": winners,
+            "termination": termination, "forfeit_seat": forfeit_seat, "job_order": order}
+
+
+results = st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.sampled_from(["a", "b", "c"]),
+                             st.sampled_from([[0], [1], []])).filter(lambda t: t[0] != t[1]),
+                   min_size=1, max_size=40)
+
+
+@given(results)
+def test_elo_changes_sum_to_zero(items):
+    rows = standings([game(n, [a, b], w) for n, (a, b, w) in enumerate(items)], {})
+    for table in {row.game for row in rows}:
+        total = sum(row.elo - INITIAL for row in rows if row.game == table)
+        assert abs(total) < 1e-6
+
+
+@given(results)
+def test_wins_losses_and_draws_add_up(items):
+    rows = standings([game(n, [a, b], w) for n, (a, b, w) in enumerate(items)], {})
+    for row in rows:
+        assert row.wins + row.losses + row.draws == row.games
+    assert sum(r.games for r in rows if r.game == OVERALL) == 2 * len(items)
+
+
+def test_the_same_results_give_the_same_ratings():
+    games = [game(n, random.Random(n).sample(["a", "b", "c"], 2), [n % 2]) for n in range(30)]
+    assert [r.to_json() for r in standings(games, {})] == [r.to_json() for r in standings(list(games), {})]
+
+
+def test_a_win_moves_ratings_by_half_k_between_equals_and_forfeits_are_counted():
+    rows = {(r.game, r.bot_id): r for r in standings(
+        [game(0, ["a", "b"], [1], termination="timeout", forfeit_seat=0)], {"a": "alpha"})}
+    assert rows["slyyde", "b"].elo == INITIAL + 8
+    assert rows["slyyde", "a"].elo == INITIAL - 8
+    assert rows["slyyde", "a"].forfeits == 1 and rows["slyyde", "a"].forfeits_by_reason == {"timeout": 1}
+    assert rows["slyyde", "a"].name == "alpha"
+    assert rows["overall", "b"].wins == 1
+
+
+def test_games_of_different_games_feed_their_own_table_and_overall():
+    rows = standings([game(0, ["a", "b"], [0], "slyyde"), game(1, ["a", "b"], [1], "detour")], {})
+    tables = {(r.game, r.bot_id): r for r in rows}
+    assert tables["slyyde", "a"].wins == 1 and tables["detour", "a"].losses == 1
+    assert tables["overall", "a"].games == 2
+    assert [r.game for r in rows] == ["detour", "detour", "slyyde", "slyyde", "overall", "overall"]
