@@ -137,6 +137,10 @@ class BotProcess:
         self._stdin_fd = self.proc.stdin.fileno()
         os.set_blocking(self._stdout_fd, False)
         os.set_blocking(self._stdin_fd, False)
+        self._readable = selectors.DefaultSelector()
+        self._readable.register(self._stdout_fd, selectors.EVENT_READ)
+        self._writable = selectors.DefaultSelector()
+        self._writable.register(self._stdin_fd, selectors.EVENT_WRITE)
         self._drain = _StderrDrain(self.proc.stderr, stderr_log, limits.stderr_bytes)
         self._drain.start()
         self.closed = False
@@ -147,20 +151,18 @@ class BotProcess:
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
         deadline = time.monotonic() + timeout
         view = memoryview(data)
-        with selectors.DefaultSelector() as selector:
-            selector.register(self._stdin_fd, selectors.EVENT_WRITE)
-            while view:
-                try:
-                    sent = os.write(self._stdin_fd, view)
-                    view = view[sent:]
-                    continue
-                except BlockingIOError:
-                    pass
-                except BrokenPipeError:
-                    raise BotCrashed(self._exit_description("closed its input")) from None
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    raise BotTimeout(f"did not read its input within {timeout:g} s")
+        while view:
+            try:
+                sent = os.write(self._stdin_fd, view)
+                view = view[sent:]
+                continue
+            except BlockingIOError:
+                pass
+            except BrokenPipeError:
+                raise BotCrashed(self._exit_description("closed its input")) from None
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._writable.select(left):
+                raise BotTimeout(f"did not read its input within {timeout:g} s")
 
     def receive(self, timeout: float) -> dict[str, Any]:
         """The next line as a JSON object. Raises BotTimeout, BotCrashed or
@@ -175,29 +177,27 @@ class BotProcess:
         return message
 
     def _read_line(self, deadline: float, timeout: float) -> bytes:
-        with selectors.DefaultSelector() as selector:
-            selector.register(self._stdout_fd, selectors.EVENT_READ)
-            while True:
-                newline = self._buffer.find(b"\n")
-                if newline >= 0:
-                    line = bytes(self._buffer[:newline])
-                    del self._buffer[: newline + 1]
-                    if len(line) > self.limits.max_line_bytes:
-                        raise BotProtocolError(f"line of {len(line)} bytes exceeds the cap of "
-                                               f"{self.limits.max_line_bytes}")
-                    return line.rstrip(b"\r")
-                if len(self._buffer) > self.limits.max_line_bytes:
-                    raise BotProtocolError(f"line exceeds the cap of {self.limits.max_line_bytes} bytes")
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    raise BotTimeout(f"no answer within {timeout:g} s")
-                try:
-                    chunk = os.read(self._stdout_fd, _READ_CHUNK)
-                except BlockingIOError:
-                    continue
-                if not chunk:
-                    raise BotCrashed(self._exit_description("closed its output"))
-                self._buffer += chunk
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline >= 0:
+                line = bytes(self._buffer[:newline])
+                del self._buffer[: newline + 1]
+                if len(line) > self.limits.max_line_bytes:
+                    raise BotProtocolError(f"line of {len(line)} bytes exceeds the cap of "
+                                           f"{self.limits.max_line_bytes}")
+                return line.rstrip(b"\r")
+            if len(self._buffer) > self.limits.max_line_bytes:
+                raise BotProtocolError(f"line exceeds the cap of {self.limits.max_line_bytes} bytes")
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._readable.select(left):
+                raise BotTimeout(f"no answer within {timeout:g} s")
+            try:
+                chunk = os.read(self._stdout_fd, _READ_CHUNK)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise BotCrashed(self._exit_description("closed its output"))
+            self._buffer += chunk
 
     def _exit_description(self, what: str) -> str:
         try:
@@ -234,6 +234,8 @@ class BotProcess:
             if exc.errno not in (errno.ESRCH, errno.EPERM):
                 raise
         self.proc.wait()
+        self._readable.close()
+        self._writable.close()
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 stream.close()

@@ -41,9 +41,10 @@ def parse_action(answer: dict[str, Any], offered: list[dict[str, Any]]) -> int:
     if answer.get("type") != "action" or "action" not in answer:
         raise BotProtocolError(f"expected {{\"type\": \"action\", \"action\": ...}}, got keys "
                                f"{sorted(answer)!r} with type {answer.get('type')!r}")
-    action = canonical(answer["action"])
+    action = answer["action"]
     for index, candidate in enumerate(offered):
-        if canonical(candidate) == action:
+        # == is quick but takes 1 for true and 1.0 for 1; canonical() settles it.
+        if candidate == action and canonical(candidate) == canonical(action):
             return index
     raise ValueError(f"action not offered: {action!r}"[:300])
 
