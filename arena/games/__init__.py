@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from arena.errors import ArenaError
-from arena.games import ciclovia, detour, slyyde
+from arena.games import ciclovia, detour, roundabout, slyyde
 from arena.games.base import Game
 
-GAMES: dict[str, Game] = {"ciclovia": ciclovia.GAME, "detour": detour.GAME, "slyyde": slyyde.GAME}
+GAMES: dict[str, Game] = {"ciclovia": ciclovia.GAME, "detour": detour.GAME,
+                          "roundabout": roundabout.GAME, "slyyde": slyyde.GAME}
 
 
 def get_game(name: str) -> Game:
