@@ -23,6 +23,7 @@ from arena.record import chance_event, decision_event
 class Termination(Enum):
     NORMAL = "normal"
     TURN_CAP = "turn_cap"
+    STALEMATE = "stalemate"
     TIMEOUT = "timeout"
     CRASH = "crash"
     ILLEGAL = "illegal"
@@ -133,7 +134,7 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
         record = GameRecord(job, events, winners, forfeit.termination, forfeit.seat, forfeit.detail)
     else:
         outcome = state.outcome()
-        termination = Termination.NORMAL if outcome.ending == "normal" else Termination.TURN_CAP
+        termination = Termination(outcome.ending)
         record = GameRecord(job, events, outcome.winners, termination, scores=outcome.scores)
     record.duration = time.monotonic() - started
     result = {"winners": list(record.winners), "termination": record.termination.value,

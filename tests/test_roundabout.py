@@ -806,7 +806,7 @@ def test_a_game_where_no_one_can_ever_move_again_ends_as_a_draw(monkeypatch):
     monkeypatch.setattr(RoundaboutState, "_stalled", lambda self: True)
     state = roll(boxed(), 1, 2)
     assert state.current_player() == TERMINAL
-    assert state.outcome().winners == () and state.outcome().ending == "turn_cap"
+    assert state.outcome().winners == () and state.outcome().ending == "stalemate"
     assert state.to_json()["end_reason"] == "stalled"
 
 

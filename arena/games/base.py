@@ -65,8 +65,10 @@ class Outcome:
     """How a finished game ended.
 
     ``winners`` holds the winning seats (more than one only when the rules
-    share a win); an empty tuple is a draw. ``ending`` is a short machine word
-    (``"normal"`` or ``"turn_cap"``; the referee adds forfeits of its own).
+    share a win); an empty tuple is a draw. ``ending`` is a short machine word:
+    ``"normal"`` (the rules decided), ``"turn_cap"`` (a draw at the game's
+    turn cap) or ``"stalemate"`` (a draw because no one can ever move again);
+    the referee adds forfeits of its own.
     ``scores`` carries game points where the game has them (Ciclovia totals,
     Slyyde solo roll counts), else None.
     """

@@ -235,7 +235,7 @@ class RoundaboutState(State):
             raise ValueError("the game is not over")
         if self.winner >= 0:
             return Outcome(winners=(self.winner,), ending="normal")
-        return Outcome(winners=(), ending="turn_cap")
+        return Outcome(winners=(), ending="stalemate" if self.end_reason == "stalled" else "turn_cap")
 
     def clone(self) -> RoundaboutState:
         new = RoundaboutState.__new__(RoundaboutState)
