@@ -1,24 +1,27 @@
 """Bot processes: spawn under limits, JSON lines with deadlines, kill cleanly.
 
-A bot is untrusted. It runs in its own session (so its whole process group can
-be killed), in a working folder of its own, under resource limits, with a
-parent-death signal so that it dies with the worker that started it. Every
-read and every write has a deadline; a line longer than the cap is refused
-without being held in memory; stderr is drained by a thread into a log file
-up to a cap and the rest is counted and dropped.
+A bot is untrusted. It runs under a warden (arena/warden.py) that starts it in
+a session of its own, in an empty working folder of its own, under resource
+limits and a process-count limit (arena/isolation.py says how that is
+enforced on this machine), and that kills every process the bot started when
+the bot exits or the referee ends it, including descendants that detached
+themselves. The warden dies with the thread that started it, and kills the
+bot as it goes. Every read and every write has a deadline; a line longer than
+the cap is refused without being held in memory; stderr is drained by a
+thread into a log file up to a cap per file and the rest is counted and
+dropped.
 """
 
 from __future__ import annotations
 
-import ctypes
-import errno
 import json
 import os
-import resource
+import re
 import selectors
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -26,16 +29,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.errors import BotCrashed, BotProtocolError, BotTimeout
+from arena import isolation, warden
+from arena.errors import ArenaError, BotCrashed, BotProtocolError, BotTimeout
 
 PR_SET_PDEATHSIG = 1
+WARDEN = Path(warden.__file__)
+MAX_DEPTH = 64
 _READ_CHUNK = 65536
+_WARDEN_START_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
 class Limits:
     """Per-bot-process limits. Defaults are safe for a shared machine and
-    generous for an honest bot; see the README for what each one protects."""
+    generous for an honest bot; see the README for what each one protects.
+
+    ``confinement`` says how the process-count limit is enforced (``auto``:
+    the best this machine allows, see arena.isolation); ``isolation`` names
+    optional stronger isolation (``network``, ``user``), off by default."""
 
     startup_timeout: float = 10.0
     move_timeout: float = 1.0
@@ -46,6 +57,8 @@ class Limits:
     processes: int = 64
     file_size_bytes: int = 16 << 20
     open_files: int = 256
+    confinement: str = "auto"
+    isolation: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -70,31 +83,105 @@ class BotSpec:
         return cls(data["name"], tuple(data["command"]), data["path"], data["content_hash"])
 
 
-def _limit_child(limits: Limits) -> None:
-    """Runs in the child between fork and exec: set the parent-death signal
-    and the resource limits. Keep it to async-signal-safe work."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    for which, value in (
-        (resource.RLIMIT_CPU, limits.cpu_seconds),
-        (resource.RLIMIT_AS, limits.address_space_bytes),
-        (resource.RLIMIT_NPROC, limits.processes),
-        (resource.RLIMIT_FSIZE, limits.file_size_bytes),
-        (resource.RLIMIT_NOFILE, limits.open_files),
-        (resource.RLIMIT_CORE, 0),
-    ):
-        resource.setrlimit(which, (value, value))
+_SIZE = re.compile(r"(\d+)\s*([KMG]i?B?|B)?", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    """A size in bytes from ``1048576``, ``512K``, ``16M``, ``4G`` (binary
+    units). Raises ValueError with the expected forms."""
+    match = _SIZE.fullmatch(text.strip())
+    if not match:
+        raise ValueError(f"expected a size such as 65536, 512K, 16M or 4G, got {text!r}")
+    unit = (match.group(2) or "B")[0].upper()
+    return int(match.group(1)) << {"B": 0, "K": 10, "M": 20, "G": 30}[unit]
+
+
+def format_size(size: int) -> str:
+    """The shortest spelling parse_size reads back: 4G, 16M, 512K, 100."""
+    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+        if size and size % (1 << shift) == 0:
+            return f"{size >> shift}{unit}"
+    return str(size)
+
+
+# -- reading lines ---------------------------------------------------------------------
+
+
+class LineBuffer:
+    """Splits a byte stream into lines. A line longer than the cap is refused
+    as soon as more than the cap is buffered, so the buffer never holds more
+    than the cap plus one read."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._buffer = bytearray()
+
+    def feed(self, chunk: bytes) -> None:
+        self._buffer += chunk
+
+    def next_line(self) -> bytes | None:
+        """The next complete line without its line ending, or None if more
+        input is needed. Raises BotProtocolError for an oversized line."""
+        newline = self._buffer.find(b"\n", 0, self.cap + 2)
+        if newline >= 0:
+            line = bytes(self._buffer[:newline])
+            del self._buffer[: newline + 1]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            if len(line) > self.cap:
+                raise BotProtocolError(f"line of {len(line)} bytes exceeds the cap of {self.cap}")
+            return line
+        if len(self._buffer) > self.cap:
+            raise BotProtocolError(f"line exceeds the cap of {self.cap} bytes")
+        return None
+
+    @property
+    def buffered(self) -> int:
+        return len(self._buffer)
+
+
+def decode_message(line: bytes) -> dict[str, Any]:
+    """One protocol message from one line: UTF-8 JSON, an object, nested no
+    deeper than MAX_DEPTH. Anything else is a BotProtocolError, never
+    another exception, whatever the bytes."""
+    try:
+        message = json.loads(line.decode("utf-8"))
+    except RecursionError:
+        raise BotProtocolError(f"JSON nested too deeply: {_preview(line)}") from None
+    except (UnicodeDecodeError, ValueError):
+        raise BotProtocolError(f"expected a JSON object, got {_preview(line)}") from None
+    if not isinstance(message, dict):
+        raise BotProtocolError(f"expected a JSON object, got {_preview(line)}")
+    if _deeper_than(message, MAX_DEPTH):
+        raise BotProtocolError(f"JSON nested deeper than {MAX_DEPTH} levels: {_preview(line)}")
+    return message
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+# -- stderr ------------------------------------------------------------------------------
 
 
 class _StderrDrain(threading.Thread):
-    """Copies a bot's stderr to its log file up to a cap; counts the rest."""
+    """Copies a bot's stderr to its log file while the file is under the cap
+    (a cap per file, so per bot and match however many processes the match
+    needed); counts the rest and drops it."""
 
     def __init__(self, stream, log_path: Path | None, cap: int) -> None:
         super().__init__(daemon=True)
         self.stream = stream
         self.log = open(log_path, "ab") if log_path else None
         self.cap = cap
-        self.written = 0
+        self.written = self.log.tell() if self.log else 0
         self.dropped = 0
 
     def run(self) -> None:
@@ -109,10 +196,14 @@ class _StderrDrain(threading.Thread):
         except (OSError, ValueError):
             pass
         finally:
+            self.stream.close()
             if self.log:
                 if self.dropped:
                     self.log.write(f"\n[arena: {self.dropped} more bytes of stderr dropped]\n".encode())
                 self.log.close()
+
+
+# -- the process ---------------------------------------------------------------------------
 
 
 class BotProcess:
@@ -121,29 +212,45 @@ class BotProcess:
     def __init__(self, spec: BotSpec, limits: Limits, stderr_log: Path | None = None) -> None:
         self.spec = spec
         self.limits = limits
-        self.workdir = tempfile.mkdtemp(prefix=f"arena-bot-{spec.name[:20]}-")
+        self.closed = False
+        self._ended = False
+        self.workdir = tempfile.mkdtemp(prefix=f"arena-bot-{re.sub(r'[^A-Za-z0-9_.-]', '_', spec.name[:20])}-")
+        try:
+            self.box = isolation.prepare(limits, self.workdir)
+        except (ArenaError, OSError) as exc:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            raise BotCrashed(f"cannot start {spec.name!r}: {exc}") from None
+        status_read, status_write = os.pipe()
         try:
             self.proc = subprocess.Popen(
-                list(spec.command), cwd=self.workdir,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                start_new_session=True, preexec_fn=lambda: _limit_child(limits),
-                env=_bot_environment(),
+                [sys.executable, "-I", "-S", str(WARDEN), warden.encode(self.box.warden_config(status_write)),
+                 *spec.command],
+                cwd=self.workdir, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                start_new_session=True, pass_fds=(status_write,), env=_bot_environment(self.workdir, self.box),
             )
         except OSError as exc:
+            os.close(status_read)
+            self.box.sweep()
             shutil.rmtree(self.workdir, ignore_errors=True)
             raise BotCrashed(f"cannot start {spec.name!r}: {exc.strerror or exc}") from None
-        self._buffer = bytearray()
+        finally:
+            os.close(status_write)
+        self._status_fd = status_read
+        self._status_lines = LineBuffer(1 << 16)
+        self._exit_status: int | None = None
+        self._lines = LineBuffer(limits.max_line_bytes)
         self._stdout_fd = self.proc.stdout.fileno()
         self._stdin_fd = self.proc.stdin.fileno()
         os.set_blocking(self._stdout_fd, False)
         os.set_blocking(self._stdin_fd, False)
-        self._readable = selectors.DefaultSelector()
-        self._readable.register(self._stdout_fd, selectors.EVENT_READ)
-        self._writable = selectors.DefaultSelector()
-        self._writable.register(self._stdin_fd, selectors.EVENT_WRITE)
         self._drain = _StderrDrain(self.proc.stderr, stderr_log, limits.stderr_bytes)
         self._drain.start()
-        self.closed = False
+        started = self._status_message(time.monotonic() + max(limits.startup_timeout, _WARDEN_START_SECONDS))
+        if not started or "pid" not in started:
+            self.kill()
+            reason = started.get("error") if started else "its warden did not report"
+            raise BotCrashed(f"cannot start {spec.name!r}: {reason}")
+        self.pid: int = started["pid"]
 
     # -- line I/O -------------------------------------------------------------
 
@@ -151,68 +258,110 @@ class BotProcess:
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
         deadline = time.monotonic() + timeout
         view = memoryview(data)
-        while view:
-            try:
-                sent = os.write(self._stdin_fd, view)
-                view = view[sent:]
-                continue
-            except BlockingIOError:
-                pass
-            except BrokenPipeError:
-                raise BotCrashed(self._exit_description("closed its input")) from None
-            left = deadline - time.monotonic()
-            if left <= 0 or not self._writable.select(left):
-                raise BotTimeout(f"did not read its input within {timeout:g} s")
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._stdin_fd, selectors.EVENT_WRITE)
+            while view:
+                try:
+                    sent = os.write(self._stdin_fd, view)
+                    view = view[sent:]
+                    continue
+                except BlockingIOError:
+                    pass
+                except BrokenPipeError:
+                    raise BotCrashed(self._exit_description("closed its input")) from None
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise BotTimeout(f"did not read its input within {timeout:g} s")
 
     def receive(self, timeout: float) -> dict[str, Any]:
         """The next line as a JSON object. Raises BotTimeout, BotCrashed or
         BotProtocolError; never holds more than the line cap in memory."""
-        line = self._read_line(time.monotonic() + timeout, timeout)
-        try:
-            message = json.loads(line)
-        except (UnicodeDecodeError, ValueError):
-            raise BotProtocolError(f"expected a JSON object, got {_preview(line)}") from None
-        if not isinstance(message, dict):
-            raise BotProtocolError(f"expected a JSON object, got {_preview(line)}")
-        return message
+        return decode_message(self._read_line(time.monotonic() + timeout, timeout))
 
     def _read_line(self, deadline: float, timeout: float) -> bytes:
-        while True:
-            newline = self._buffer.find(b"\n")
-            if newline >= 0:
-                line = bytes(self._buffer[:newline])
-                del self._buffer[: newline + 1]
-                if len(line) > self.limits.max_line_bytes:
-                    raise BotProtocolError(f"line of {len(line)} bytes exceeds the cap of "
-                                           f"{self.limits.max_line_bytes}")
-                return line.rstrip(b"\r")
-            if len(self._buffer) > self.limits.max_line_bytes:
-                raise BotProtocolError(f"line exceeds the cap of {self.limits.max_line_bytes} bytes")
-            left = deadline - time.monotonic()
-            if left <= 0 or not self._readable.select(left):
-                raise BotTimeout(f"no answer within {timeout:g} s")
-            try:
-                chunk = os.read(self._stdout_fd, _READ_CHUNK)
-            except BlockingIOError:
-                continue
-            if not chunk:
-                raise BotCrashed(self._exit_description("closed its output"))
-            self._buffer += chunk
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._stdout_fd, selectors.EVENT_READ)
+            while True:
+                line = self._lines.next_line()
+                if line is not None:
+                    return line
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise BotTimeout(f"no answer within {timeout:g} s")
+                try:
+                    chunk = os.read(self._stdout_fd, _READ_CHUNK)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    raise BotCrashed(self._exit_description("closed its output"))
+                self._lines.feed(chunk)
+
+    # -- the warden's reports -------------------------------------------------
+
+    def _status_message(self, deadline: float) -> dict[str, Any] | None:
+        """The warden's next report, or None if it sent none in time (or
+        ended without one)."""
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._status_fd, selectors.EVENT_READ)
+            while True:
+                try:
+                    line = self._status_lines.next_line()
+                except BotProtocolError:
+                    return None
+                if line is not None:
+                    try:
+                        return warden.decode(line)
+                    except (ValueError, EOFError, TypeError):
+                        return None
+                if not selector.select(max(0.0, deadline - time.monotonic())):
+                    return None
+                chunk = os.read(self._status_fd, 4096)
+                if not chunk:
+                    return None
+                self._status_lines.feed(chunk)
+
+    def _bot_exit_status(self, wait: float) -> int | None:
+        """The bot's wait status as its warden reported it, waiting up to
+        ``wait`` seconds for the report."""
+        deadline = time.monotonic() + wait
+        while self._exit_status is None:
+            message = self._status_message(deadline)
+            if message is None:
+                return None
+            if message.get("exit") is not None:
+                self._exit_status = message["exit"]
+        return self._exit_status
+
+    def _bot_running(self) -> bool:
+        try:
+            with open(f"/proc/{self.pid}/stat") as handle:
+                stat = handle.read()
+        except OSError:
+            return False
+        return stat[stat.rindex(")") + 2:][:1] != "Z"
 
     def _exit_description(self, what: str) -> str:
-        try:
-            code = self.proc.wait(timeout=0.2)
-        except subprocess.TimeoutExpired:
-            return f"{what} while still running"
+        if self._exit_status is None and self._bot_running():
+            time.sleep(0.05)  # a bot that closed its output on the way out
+            if self._bot_running():
+                return f"{what} while still running"
+        status = self._bot_exit_status(wait=2.0)
+        if status is None:
+            return f"{what}: exited"
+        code = os.waitstatus_to_exitcode(status)
         if code < 0:
-            return f"{what}: killed by {signal.Signals(-code).name}"
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"{what}: killed by {name}"
         return f"{what}: exited with code {code}"
 
     # -- lifetime -------------------------------------------------------------
 
     def close(self, grace: float = 0.5) -> None:
-        """Say goodbye, give the bot a moment to exit, then kill its whole
-        process group. Safe to call twice."""
+        """Say goodbye, give the bot a moment to exit, then end every process
+        it started. Safe to call twice."""
         if self.closed:
             return
         self.closed = True
@@ -227,23 +376,31 @@ class BotProcess:
         self.kill()
 
     def kill(self) -> None:
+        """End the bot and every process it started: the warden sweeps them
+        (cgroup, user id, process tree) and leaves; then the referee sweeps
+        again in case the warden could not. Safe to call twice."""
         self.closed = True
+        if self._ended:
+            return
+        self._ended = True
         try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except OSError as exc:
-            if exc.errno not in (errno.ESRCH, errno.EPERM):
-                raise
-        self.proc.wait()
-        self._readable.close()
-        self._writable.close()
+            self.proc.send_signal(signal.SIGTERM)
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=warden.SWEEP_SECONDS + 2)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.box.sweep()
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 stream.close()
             except OSError:
                 pass
         self._drain.join(timeout=1.0)
-        if not self._drain.is_alive():
-            self.proc.stderr.close()
+        self._bot_exit_status(wait=0)
+        os.close(self._status_fd)
         shutil.rmtree(self.workdir, ignore_errors=True)
 
     @property
@@ -251,11 +408,15 @@ class BotProcess:
         return self._drain.dropped
 
 
-def _bot_environment() -> dict[str, str]:
-    """A small environment: enough to find interpreters, nothing of ours."""
-    keep = ("PATH", "LANG", "LC_ALL", "HOME", "TMPDIR", "SYSTEMROOT", "PYTHONPATH")
+def _bot_environment(workdir: str, box: isolation.Box) -> dict[str, str]:
+    """A small environment: enough to find interpreters, nothing of ours.
+    Temporary files go to the working folder, which is removed afterwards."""
+    keep = ("PATH", "LANG", "LC_ALL", "HOME", "SYSTEMROOT", "PYTHONPATH")
     env = {key: os.environ[key] for key in keep if key in os.environ}
+    env["TMPDIR"] = workdir
     env["PYTHONUNBUFFERED"] = "1"
+    if box.uid is not None:
+        env["HOME"] = workdir
     return env
 
 

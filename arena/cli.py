@@ -48,11 +48,46 @@ def bots_option(command):
 
 
 def limits_options(command):
+    """The per-bot limits. The timeouts are parameters of the command; the
+    others are kept in the click context and picked up by _limits, so every
+    command gets them all without naming them."""
+    from arena.botproc import format_size, parse_size
+    from arena.isolation import ISOLATIONS
+
+    def keep(field, convert=lambda value: value):
+        def callback(ctx, param, value):
+            try:
+                ctx.meta.setdefault("arena.limits", {})[field] = convert(value)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), ctx, param) from None
+            return value
+        return callback
+
+    def size(name, field, text):
+        return click.option(name, default=format_size(getattr(Limits, field)), show_default=True,
+                            metavar="SIZE", expose_value=False, callback=keep(field, parse_size),
+                            help=text + " (bytes, or with K, M, G).")
+
+    def count(name, field, low, text):
+        return click.option(name, type=click.IntRange(min=low), default=getattr(Limits, field),
+                            show_default=True, expose_value=False, callback=keep(field), help=text)
+
     options = [
         click.option("--move-timeout", type=click.FloatRange(min=0.001), default=Limits.move_timeout,
                      show_default=True, help="Seconds a bot has for each decision."),
         click.option("--startup-timeout", type=click.FloatRange(min=0.001), default=Limits.startup_timeout,
                      show_default=True, help="Seconds a bot has to start and answer hello."),
+        count("--cpu-time", "cpu_seconds", 1, "CPU seconds per bot process."),
+        size("--address-space", "address_space_bytes", "Address space (memory) per bot process"),
+        count("--processes", "processes", 1, "Processes and threads per bot process."),
+        size("--file-size", "file_size_bytes", "Largest file a bot may write"),
+        count("--open-files", "open_files", 8, "Open files per bot process."),
+        size("--stderr-cap", "stderr_bytes", "Bot stderr kept in the log per bot and match"),
+        size("--line-cap", "max_line_bytes", "Longest line a bot may print"),
+        click.option("--isolation", type=click.Choice(ISOLATIONS), multiple=True, expose_value=False,
+                     callback=keep("isolation", tuple),
+                     help="Stronger isolation, repeatable: network (no network at all), "
+                          "user (a user id of its own; needs root)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -60,7 +95,13 @@ def limits_options(command):
 
 
 def _limits(move_timeout: float, startup_timeout: float) -> Limits:
-    return Limits(startup_timeout=startup_timeout, move_timeout=move_timeout)
+    from arena.isolation import check
+
+    context = click.get_current_context(silent=True)
+    chosen = context.meta.get("arena.limits", {}) if context else {}
+    limits = Limits(startup_timeout=startup_timeout, move_timeout=move_timeout, **chosen)
+    check(limits.confinement, limits.isolation)
+    return limits
 
 
 def _setup_logging(log_dir: Path) -> None:

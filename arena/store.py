@@ -16,6 +16,7 @@ import json
 import os
 import sqlite3
 import time
+import urllib.parse
 import zlib
 from pathlib import Path
 from typing import Any, Iterator
@@ -57,8 +58,11 @@ def check_database(path: Path) -> None:
     with open(path, "rb") as handle:
         if handle.read(16) != SQLITE_HEADER:
             raise StoreError(f"{str(path)!r} is not an SQLite database")
+    # Without a write-ahead log there is no writer: read the file as immutable,
+    # so that SQLite creates no -wal and -shm files beside someone's file.
+    immutable = "" if path.with_name(path.name + "-wal").exists() else "&immutable=1"
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"file:{urllib.parse.quote(str(path))}?mode=ro{immutable}", uri=True)
         try:
             if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise StoreError(f"{str(path)!r} is corrupt (SQLite integrity check failed)")

@@ -2,7 +2,120 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+ZOO = Path(__file__).resolve().parent / "zoo"
+
+
+# -- the zoo of bad bots -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def zoo_dir():
+    """The zoo of bad bots (tests/zoo), copied to a folder of this session's
+    own that any user can read: some tests run bots as another user, and the
+    process table is searched for this folder's path."""
+    holder = Path(tempfile.mkdtemp(prefix="arena-zoo-"))
+    folder = holder / "zoo"
+    shutil.copytree(ZOO, folder, ignore=shutil.ignore_patterns("__pycache__", "zoo-*"))
+    for path in (holder, folder, *folder.iterdir()):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    yield folder
+    shutil.rmtree(holder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def zoo_game():
+    """The registered two-player game whose seats always have many decisions
+    (the zoo misbehaves at a bot's second one): the game whose random
+    playouts give the least-served seat the most decisions."""
+    from arena.games import GAMES
+    from arena.games.playout import random_playout
+
+    def fewest_decisions(name: str) -> int:
+        fewest = None
+        for seed in range(10):
+            _, events = random_playout(GAMES[name], 2, seed)
+            per_seat = [0, 0]
+            for event in events:
+                if event["kind"] == "decision":
+                    per_seat[event["seat"]] += 1
+            fewest = min(per_seat) if fewest is None else min(fewest, *per_seat)
+        return fewest
+
+    names = sorted(name for name, game in GAMES.items() if game.min_players <= 2 <= game.max_players)
+    best = max(names, key=fewest_decisions)
+    assert fewest_decisions(best) >= 5, f"no registered game gives each seat several decisions: {names}"
+    return best
+
+
+# -- the process table ------------------------------------------------------------------------
+
+
+class ProcessTable:
+    """The machine's process table, read from /proc."""
+
+    @staticmethod
+    def mentioning(text: str, excluding: str | None = None) -> dict[int, str]:
+        """Live processes whose command line contains ``text`` (and not
+        ``excluding``); zombies have no command line and are not counted."""
+        found = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or int(entry) == os.getpid():
+                continue
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                    command = handle.read().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if text in command and not (excluding and excluding in command):
+                found[int(entry)] = command
+        return found
+
+    def wait_until_none(self, text: str, timeout: float = 5.0) -> dict[int, str]:
+        """What still mentions ``text`` after up to ``timeout`` seconds:
+        an empty dict when everything is gone."""
+        deadline = time.monotonic() + timeout
+        while (left := self.mentioning(text)) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return left
+
+    @contextmanager
+    def sampling(self, text: str, excluding: str | None = None, every: float = 0.005):
+        """Count, in a background thread, the processes mentioning ``text``;
+        the yielded sample's ``peak`` is the most seen at once."""
+        sample = _Sample()
+        stop = threading.Event()
+
+        def watch() -> None:
+            while not stop.is_set():
+                sample.peak = max(sample.peak, len(self.mentioning(text, excluding)))
+                stop.wait(every)
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        try:
+            yield sample
+        finally:
+            stop.set()
+            watcher.join()
+
+
+class _Sample:
+    peak = 0
+
+
+@pytest.fixture
+def process_table() -> ProcessTable:
+    return ProcessTable()

@@ -1,0 +1,294 @@
+"""Stopping a tournament in any way loses nothing and counts nothing twice.
+
+A real parallel tournament (``arena tournament --jobs 2`` as a process, random
+bots that play the same game the same way every time) is killed with SIGKILL
+at random moments, again and again, and rerun to the end: the database holds
+exactly the planned games, each once, as an uninterrupted run stores them,
+and the ratings are the same. SIGINT and SIGTERM stop it cleanly. A second
+tournament on the same database refuses to start; a corrupt database or one
+from another version is refused and left as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import tempfile
+import time
+import zlib
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from arena.store import SCHEMA_VERSION
+
+from support import ARENA, REPO, arena, random_bots
+
+ROUNDS = 4
+PLANNED = 3 * 2 * ROUNDS  # three bots: three pairs, seat-swapped, each round
+BOTS = ["crashsafe_a", "crashsafe_b", "crashsafe_c"]  # names no other test uses: their working folders are checked
+
+
+def tournament_args(game: str, db: str = "arena.db") -> list[str]:
+    # A generous move timeout: on a busy machine an honest bot must never
+    # forfeit, or the comparison with the uninterrupted run means nothing.
+    return ["tournament", "--bots", "bots", "--games", game, "--rounds", str(ROUNDS), "--jobs", "2",
+            "--seed", "7", "--move-timeout", "10", "--db", db]
+
+
+def start_arena(args: list[str], cwd: Path) -> subprocess.Popen:
+    """The CLI as a real process in a session of its own (so a test can
+    signal it and its workers the way a terminal does)."""
+    return subprocess.Popen([*ARENA, *args], cwd=cwd, env=dict(os.environ, PYTHONPATH=str(REPO)),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def stored(db: Path) -> dict[str, tuple]:
+    """Every stored game as what it was: key to seats, seed, result, the
+    whole record of events and the points of each seat (not how long it
+    took nor when it finished)."""
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        games = conn.execute("SELECT key, game, seats, seed, job_order, winners, termination, forfeit_seat, "
+                             "detail, scores, decisions, record FROM games").fetchall()
+        points = conn.execute("SELECT game_key, seat, bot_id, points FROM results ORDER BY game_key, seat").fetchall()
+    by_game: dict[str, list] = {}
+    for key, seat, bot_id, value in points:
+        by_game.setdefault(key, []).append((seat, bot_id, value))
+    return {row[0]: (*row[1:-1], json.loads(zlib.decompress(row[-1])), tuple(by_game.get(row[0], ())))
+            for row in games}
+
+
+def count_games(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as conn:
+            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.OperationalError:  # the schema is not there yet
+        return 0
+
+
+def leftover_workdirs() -> list[Path]:
+    return [path for bot in BOTS for path in Path(tempfile.gettempdir()).glob(f"arena-bot-{bot}-*")]
+
+
+def consistent(db: Path) -> None:
+    """The database is sound and every stored game is whole: a result row
+    for each of its seats, and a record."""
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        broken = conn.execute("SELECT key FROM games WHERE players != (SELECT count(*) FROM results "
+                              "WHERE game_key = key) OR record IS NULL").fetchall()
+        assert broken == []
+        assert conn.execute("SELECT count(*) FROM results WHERE game_key NOT IN (SELECT key FROM games)").fetchone()[0] == 0
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory, zoo_game):
+    """The uninterrupted run: what every interrupted one must end up as."""
+    folder = tmp_path_factory.mktemp("reference")
+    random_bots(folder / "bots", BOTS)
+    started = time.monotonic()
+    arena(*tournament_args(zoo_game), cwd=folder, check=True)
+    games = stored(folder / "arena.db")
+    assert len(games) == PLANNED
+    assert {row[5] for row in games.values()} <= {"normal", "turn_cap"}, "an honest bot forfeited"
+    standings = arena("standings", "--format", "json", cwd=folder, check=True).stdout
+    return {"games": games, "standings": standings, "seconds": time.monotonic() - started, "game": zoo_game}
+
+
+@pytest.fixture
+def workdir(tmp_path):
+    random_bots(tmp_path / "bots", BOTS)
+    return tmp_path
+
+
+def test_sigkill_at_random_moments_loses_nothing_and_counts_nothing_twice(reference, workdir, process_table):
+    db = workdir / "arena.db"
+    seed = random.randrange(1 << 30)
+    chooser = random.Random(seed)
+    # One kill while it starts (probing the bots, creating the database),
+    # then kills at random points of the tournament: once a random number of
+    # games are stored, after a random moment more (mid-game, mid-store...).
+    moments = [("startup", chooser.uniform(0.1, 1.0))]
+    moments += [("games", target) for target in sorted(chooser.sample(range(2, PLANNED - 3), 3))]
+    kills = 0
+    for kind, when in moments:
+        before = count_games(db)
+        run = start_arena(tournament_args(reference["game"]), workdir)
+        if kind == "startup":
+            time.sleep(when)
+        else:
+            while count_games(db) < when and run.poll() is None:
+                time.sleep(0.005)
+            time.sleep(chooser.uniform(0, 0.2))
+        if run.poll() is None:
+            os.kill(run.pid, signal.SIGKILL)  # the main process only, as a crash would
+            kills += 1
+        run.communicate()
+        # The workers and their bots die with it (parent-death signals), and
+        # the bots' working folders go with them.
+        assert process_table.wait_until_none(str(workdir), timeout=15) == {}, f"random seed {seed}"
+        assert leftover_workdirs() == []
+        if db.exists():
+            consistent(db)
+        partial = stored(db) if db.exists() else {}
+        assert len(partial) >= before
+        assert all(reference["games"][key] == game for key, game in partial.items()), f"random seed {seed}"
+    assert kills >= 3, f"only {kills} kills (random seed {seed})"
+    assert 0 < count_games(db) < PLANNED
+    final = arena(*tournament_args(reference["game"]), cwd=workdir, check=True)
+    assert re.search(rf"{PLANNED} games planned, \d+ already stored, \d+ to play", final.stderr)
+    assert stored(db) == reference["games"], f"random seed {seed}"
+    assert arena("standings", "--format", "json", cwd=workdir, check=True).stdout == reference["standings"]
+
+
+@pytest.mark.parametrize("how", ["sigint-to-the-group", "sigterm"])
+def test_sigint_and_sigterm_stop_cleanly_and_say_how_to_resume(how, reference, workdir, process_table):
+    db = workdir / "arena.db"
+    run = start_arena(tournament_args(reference["game"]), workdir)
+    try:
+        deadline = time.monotonic() + 60
+        while count_games(db) < 2 and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.02)
+        assert run.poll() is None, "the tournament ended before it could be interrupted"
+        if how == "sigterm":
+            os.kill(run.pid, signal.SIGTERM)
+        else:  # Ctrl-C: the terminal signals the foreground process group
+            os.killpg(run.pid, signal.SIGINT)
+        out, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate()
+    assert run.returncode == 130, err
+    assert "Traceback" not in err
+    message = err.strip().splitlines()[-1]
+    match = re.fullmatch(r"arena: interrupted: (\d+) games stored this run, (\d+) still to play; "
+                         r"run the same command again to resume", message)
+    assert match, message
+    # Bot processes are gone, the database is sound, and it holds only whole
+    # games exactly as the uninterrupted run played them: the games that were
+    # running were abandoned, not stored as forfeits of killed bots.
+    assert process_table.wait_until_none(str(workdir), timeout=15) == {}
+    assert leftover_workdirs() == []
+    consistent(db)
+    partial = stored(db)
+    assert int(match.group(1)) == len(partial) and int(match.group(2)) == PLANNED - len(partial)
+    assert 2 <= len(partial) < PLANNED
+    assert all(reference["games"][key] == game for key, game in partial.items())
+    # And the same command resumes.
+    again = arena(*tournament_args(reference["game"]), cwd=workdir, check=True)
+    assert f"{PLANNED} games planned, {len(partial)} already stored, {PLANNED - len(partial)} to play" in again.stderr
+    assert stored(db) == reference["games"]
+
+
+def test_a_second_tournament_on_the_same_database_refuses(reference, workdir):
+    db = workdir / "arena.db"
+    first = start_arena(tournament_args(reference["game"]), workdir)
+    try:
+        deadline = time.monotonic() + 60
+        while count_games(db) < 1 and time.monotonic() < deadline and first.poll() is None:
+            time.sleep(0.02)
+        assert first.poll() is None, "the first tournament ended too soon"
+        second = arena(*tournament_args(reference["game"]), cwd=workdir)
+        # Reading while it runs is fine.
+        reading = arena("standings", "--format", "json", cwd=workdir)
+        out, err = first.communicate(timeout=120)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.communicate()
+    assert second.returncode == 1
+    assert second.stderr.strip() == (f"Error: {str(Path('arena.db'))!r} is in use by another arena process "
+                                      f"(lock {'arena.db.lock'!r}); wait for it to finish")
+    assert reading.returncode == 0, reading.stderr
+    assert first.returncode == 0, err
+    assert stored(db) == reference["games"]
+
+
+# -- databases arena must not touch ------------------------------------------------------
+
+
+def _real_database(folder: Path, game: str) -> Path:
+    random_bots(folder / "bots", ["alpha", "beta"])
+    arena("tournament", "--bots", "bots", "--games", game, "--rounds", "1", "--jobs", "1",
+          "--move-timeout", "10", cwd=folder, check=True)
+    db = folder / "arena.db"
+    with closing(sqlite3.connect(db)) as conn:  # fold the write-ahead log in: one file, as a user would copy it
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    (folder / "arena.db.lock").unlink()
+    return db
+
+
+def _newer(db: Path) -> None:
+    with closing(sqlite3.connect(db, isolation_level=None)) as conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION + 1)])
+
+
+def _older(db: Path) -> None:
+    with closing(sqlite3.connect(db, isolation_level=None)) as conn:
+        conn.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
+
+
+def _garbage_after_header(db: Path) -> None:
+    data = bytearray(db.read_bytes())
+    data[100:] = random.Random(3).randbytes(len(data) - 100)
+    db.write_bytes(bytes(data))
+
+
+def _page_overwritten(db: Path) -> None:
+    data = bytearray(db.read_bytes())
+    page = int.from_bytes(data[16:18], "big") or 65536
+    last = len(data) // page - 1
+    data[last * page: last * page + page] = b"\xa5" * page
+    db.write_bytes(bytes(data))
+
+
+def _truncated(db: Path) -> None:
+    data = db.read_bytes()
+    db.write_bytes(data[: len(data) // 2 + 17])
+
+
+def _not_sqlite(db: Path) -> None:
+    db.write_text("game,winner\nslyyde,alpha\n")
+
+
+@pytest.mark.parametrize("damage, message", [
+    (_newer, f"was written by a newer arena (schema {SCHEMA_VERSION + 1}; this arena reads up to {SCHEMA_VERSION})"),
+    (_garbage_after_header, "arena.db' "),
+    (_page_overwritten, "arena.db' "),
+    (_truncated, "arena.db' "),
+    (_not_sqlite, "'arena.db' is not an SQLite database"),
+], ids=["newer-schema", "garbage-after-header", "page-overwritten", "truncated", "not-sqlite"])
+def test_a_database_from_another_version_or_corrupt_is_refused_and_left_as_it_was(damage, message, zoo_game,
+                                                                                    tmp_path):
+    db = _real_database(tmp_path, zoo_game)
+    damage(db)
+    before = {path.name: path.read_bytes() for path in tmp_path.iterdir() if path.is_file()}
+    for command in (["tournament", "--bots", "bots", "--games", zoo_game, "--rounds", "2"],
+                    ["standings"], ["leaderboard"]):
+        result = arena(*command, cwd=tmp_path)
+        assert result.returncode == 1, (command, result.stdout)
+        assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+        assert result.stderr.startswith("Error: ") and message in result.stderr, result.stderr
+        if damage in (_garbage_after_header, _page_overwritten, _truncated):
+            assert re.search(r"is corrupt|cannot be read as a database|not an arena database", result.stderr)
+    after = {path.name: path.read_bytes() for path in tmp_path.iterdir() if path.is_file()}
+    assert after == before, "the file is as it was, and nothing was created beside it"
+
+
+def test_a_database_with_an_older_schema_is_refused_by_readers_and_left_as_it_was(zoo_game, tmp_path):
+    db = _real_database(tmp_path, zoo_game)
+    _older(db)
+    before = db.read_bytes()
+    reading = arena("standings", cwd=tmp_path)
+    assert reading.returncode == 1
+    assert reading.stderr.strip() == "Error: 'arena.db' has an older schema: run a tournament to upgrade it"
+    assert db.read_bytes() == before

@@ -1,0 +1,485 @@
+"""The zoo of bad bots (tests/zoo/, each a real program) against the real
+referee: every misdeed ends the game by forfeit with the right reason, the
+opponent is credited, the next game starts a clean process, no process of
+the bot survives, the referee's memory stays bounded, and a tournament full
+of them finishes."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from arena import isolation
+from arena.botproc import BotProcess, BotSpec, Limits
+from arena.discovery import discover
+from arena.errors import ArenaError
+from arena.match import play_match
+from arena.protocol import handshake
+from arena.referee import FORFEITS, Termination
+from arena.scheduler import Entrant, plan_round_robin
+from arena.warden import kill_uid
+
+from support import REPO, RANDOM_BOT, arena
+
+# Short timeouts and small limits keep the zoo fast.
+FAST = Limits(startup_timeout=1.0, move_timeout=0.3, cpu_seconds=5, address_space_bytes=1 << 30,
+              processes=16, file_size_bytes=4 << 20, stderr_bytes=64 << 10)
+# A bot whose misdeed is not silence gets more time, so that a busy machine
+# cannot turn its forfeit into a timeout; it costs nothing, the game ends first.
+PATIENT = 3.0
+
+
+@dataclass(frozen=True)
+class Case:
+    bot: str
+    termination: Termination
+    detail: str
+    decisions: int = 1  # decisions the bot makes, in each game, before its misdeed
+    overrides: dict = field(default_factory=dict)  # limits other than FAST's
+    log: str | None = None  # what its stderr log must show
+    peak: tuple[int, int] | None = None  # fewest and most of its processes seen at once
+    name: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.name or self.bot
+
+    def limits(self, **changes) -> Limits:
+        patient = {} if self.termination is Termination.TIMEOUT else {"move_timeout": PATIENT}
+        return dataclasses.replace(FAST, **{**patient, **self.overrides, **changes})
+
+
+CASES = [
+    Case("hang_at_start", Termination.TIMEOUT, "no answer within 1 s", decisions=0),
+    Case("exit_at_start", Termination.CRASH, "exited with code 3", decisions=0),
+    Case("hang_mid_game", Termination.TIMEOUT, "no answer within"),
+    Case("late_answer", Termination.TIMEOUT, "no answer within"),
+    Case("crash_mid_game", Termination.CRASH, "closed its output: exited with code 1", log="RuntimeError"),
+    Case("close_stdout", Termination.CRASH, "closed its output while still running"),
+    Case("not_json", Termination.BAD_OUTPUT, "expected a JSON object, got \"I'll take the second"),
+    Case("wrong_shape", Termination.BAD_OUTPUT, 'expected {"type": "action", "action": ...}, got keys'),
+    Case("not_offered", Termination.ILLEGAL, "action not offered: {'made': 'up'"),
+    Case("huge_line", Termination.BAD_OUTPUT, "line exceeds the cap of 1048576 bytes"),
+    Case("stderr_flood", Termination.TIMEOUT, "no answer within"),
+    Case("orphans", Termination.CRASH, "closed its output: exited with code 0", peak=(3, 4)),
+    Case("memory_hog", Termination.CRASH, "closed its output: exited with code 1", log="MemoryError",
+         overrides={"address_space_bytes": 256 << 20, "move_timeout": 10.0}),
+    Case("busy_loop", Termination.TIMEOUT, "no answer within"),
+    Case("busy_loop", Termination.CRASH, "killed by SIGXCPU", overrides={"cpu_seconds": 1, "move_timeout": 10.0},
+         name="busy_loop-cpu-limit"),
+    Case("fork_bomb", Termination.TIMEOUT, "no answer within", peak=(3, FAST.processes)),
+    Case("file_writer", Termination.CRASH, "closed its output: exited with code 1", log="File too large"),
+]
+
+
+def zoo_pair(zoo_dir: Path, bot: str, game: str, command: tuple[str, ...] | None = None):
+    """Specs and the two seat-swapped jobs of the zoo bot against the random bot."""
+    zoo_spec = next(spec for spec in discover([zoo_dir]) if spec.name == bot)
+    opponent = next(spec for spec in discover([RANDOM_BOT.parent]) if spec.name == "random_bot")
+    if command:
+        zoo_spec = dataclasses.replace(zoo_spec, command=(command[0], str(zoo_dir / f"{bot}.py")))
+        opponent = dataclasses.replace(opponent, command=(command[0], str(RANDOM_BOT)))
+    entrants = [Entrant(zoo_spec, frozenset([game])), Entrant(opponent, frozenset([game]))]
+    jobs = plan_round_robin(entrants, [game], 1, seed=8)
+    return {zoo_spec.bot_id: zoo_spec, opponent.bot_id: opponent}, jobs, zoo_spec
+
+
+def leftover_workdirs(bot: str) -> list[Path]:
+    return list(Path(tempfile.gettempdir()).glob(f"arena-bot-{bot}-*"))
+
+
+def leftover_cgroups() -> list[Path]:
+    place = isolation.cgroup_place()
+    return list(place.base.glob(f"bot-{os.getpid()}-*")) if place else []
+
+
+@pytest.fixture
+def markers():
+    """Marker files the file writer leaves where it could write; removed after."""
+    found: list[Path] = []
+    yield found
+    for path in found:
+        path.unlink(missing_ok=True)
+
+
+def test_the_zoo_is_complete(zoo_dir):
+    bots = {spec.name for spec in discover([zoo_dir])}
+    assert bots == {case.bot for case in CASES}
+    assert all(spec.command[0] == sys.executable for spec in discover([zoo_dir]))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
+def test_every_misdeed_is_a_forfeit_and_leaves_nothing_behind(case, zoo_dir, zoo_game, process_table,
+                                                            tmp_path, markers):
+    limits = case.limits()
+    specs, jobs, spec = zoo_pair(zoo_dir, case.bot, zoo_game)
+    program = str(zoo_dir / f"{case.bot}.py")
+    with process_table.sampling(program, excluding="warden.py") as sample:
+        records = list(play_match(jobs, specs, limits, tmp_path / "logs"))
+
+    assert len(records) == 2
+    for record in records:
+        seat = record.job.seats.index(spec.bot_id)
+        assert (record.termination, record.forfeit_seat) == (case.termination, seat), record.detail
+        assert record.winners == (1 - seat,), "the opponent is credited"
+        assert case.detail in record.detail
+        # The misdeed came at the same point of both games: the second game
+        # had a fresh process, not the first one's (whose count had moved on).
+        made = [e for e in record.events if e["kind"] == "decision" and e["seat"] == seat]
+        assert len(made) == case.decisions
+
+    log_path = Path(records[0].logs[records[0].job.seats.index(spec.bot_id)])
+    log = log_path.read_text(errors="replace")
+    if case.bot == "stderr_flood":  # its log was full before the second process started
+        assert log_path.stat().st_size <= limits.stderr_bytes + 2 * 60, "one cap per bot and match"
+        assert len(re.findall(r"\[arena: \d+ more bytes of stderr dropped\]", log)) == 2
+    else:
+        assert len(set(re.findall(rf"zoo {case.bot} pid (\d+) started", log))) == 2
+    if case.log:
+        assert case.log in log
+    if case.peak:
+        low, high = case.peak
+        assert low <= sample.peak <= high, f"{sample.peak} processes at once"
+    if case.bot == "file_writer":
+        markers.extend(Path(line.split(" ", 1)[1]) for line in log.splitlines() if line.startswith("wrote "))
+
+    assert process_table.wait_until_none(program) == {}, "no process of the bot survives"
+    assert leftover_workdirs(case.bot) == []
+    assert leftover_cgroups() == []
+
+
+# -- every confinement: detached children die, processes are bounded ------------------------
+
+
+def available_confinements() -> list[str]:
+    found = ["rlimit"]
+    if os.geteuid() == 0:
+        found.append("uid")
+    if isolation.cgroup_place() is not None:
+        found.append("cgroup")
+    return found
+
+
+@pytest.mark.parametrize("confinement", available_confinements())
+@pytest.mark.parametrize("bot", ["orphans", "fork_bomb"])
+def test_each_confinement_kills_detached_children_and_bounds_a_fork_bomb(bot, confinement, zoo_dir, zoo_game,
+                                                                         process_table):
+    if bot == "fork_bomb" and confinement == "rlimit" and os.geteuid() == 0:
+        pytest.skip("the kernel does not apply RLIMIT_NPROC to root; see the ordinary-user test")
+    limits = next(case for case in CASES if case.bot == bot).limits(confinement=confinement)
+    specs, jobs, spec = zoo_pair(zoo_dir, bot, zoo_game)
+    program = str(zoo_dir / f"{bot}.py")
+    with process_table.sampling(program, excluding="warden.py") as sample:
+        records = list(play_match(jobs, specs, limits, None))
+    expected = Termination.CRASH if bot == "orphans" else Termination.TIMEOUT
+    assert [r.termination for r in records] == [expected, expected]
+    assert all(r.forfeit_seat == r.job.seats.index(spec.bot_id) for r in records)
+    assert 3 <= sample.peak <= (4 if bot == "orphans" else limits.processes)
+    assert process_table.wait_until_none(program) == {}
+    if confinement == "uid":
+        assert not [p for p in Path("/proc").iterdir() if p.name.isdigit() and _uid(p) >= isolation.UID_BASE]
+
+
+def _uid(process: Path) -> int:
+    try:
+        return int(next(line for line in (process / "status").read_text().splitlines()
+                        if line.startswith("Uid:")).split()[1])
+    except (OSError, StopIteration):
+        return -1
+
+
+ORDINARY_USER = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from arena.botproc import BotSpec, Limits
+from arena.isolation import resolve
+from arena.match import play_match
+from arena.referee import Job
+
+zoo_bot, random_bot, game, processes, timeout = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), float(sys.argv[6])
+specs = {"bad": BotSpec("bad", (sys.executable, zoo_bot), zoo_bot, "b" * 64),
+         "good": BotSpec("good", (sys.executable, random_bot), random_bot, "g" * 64)}
+limits = Limits(startup_timeout=5, move_timeout=timeout, processes=processes)
+jobs = [Job("k0", game, ("bad", "good"), 3), Job("k1", game, ("good", "bad"), 3, order=1)]
+records = list(play_match(jobs, specs, limits, None))
+print(json.dumps({"confinement": resolve("auto"),
+                  "games": [[r.termination.value, r.forfeit_seat, r.detail] for r in records]}))
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="becomes an ordinary user, which needs root")
+@pytest.mark.skipif(not Path("/usr/bin/python3").exists(), reason="needs a Python any user can run")
+@pytest.mark.parametrize("bot", ["orphans", "fork_bomb"])
+def test_as_an_ordinary_user_rlimit_and_the_warden_hold(bot, zoo_dir, zoo_game, process_table):
+    """What a machine where arena does not run as root gets: RLIMIT_NPROC
+    bounds the fork bomb, the warden (subreaper) catches detached children."""
+    uid = 54321
+    script = zoo_dir.parent / "ordinary.py"  # a folder any user can read
+    script.write_text(ORDINARY_USER)
+    script.chmod(0o644)
+    program = str(zoo_dir / f"{bot}.py")
+    try:
+        with process_table.sampling(program, excluding="warden.py") as sample:
+            timeout = "3" if bot == "orphans" else "0.5"
+            run = subprocess.run(["/usr/bin/python3", str(script), str(REPO), program, str(RANDOM_BOT), zoo_game, "12",
+                                  timeout],
+                                 user=uid, group=uid, extra_groups=[], capture_output=True, text=True,
+                                 timeout=120, env={"PATH": os.environ["PATH"]}, cwd="/")
+        assert run.returncode == 0, run.stderr
+        result = json.loads(run.stdout)
+        assert result["confinement"] == "rlimit"
+        expected = "crash" if bot == "orphans" else "timeout"
+        assert [game[:2] for game in result["games"]] == [[expected, 0], [expected, 1]]
+        # The user's own tasks at start (this script, its threads, the
+        # opponent and the wardens) plus the limit of 12.
+        assert 3 <= sample.peak <= 12 + 8
+        assert process_table.wait_until_none(program) == {}
+    finally:
+        kill_uid(uid, time.monotonic() + 5)
+
+
+# -- optional stronger isolation -----------------------------------------------------------------
+
+NETWORK_PROBE = """
+import json, socket, sys
+try:
+    socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2).close()
+    outcome = "connected"
+except OSError as exc:
+    outcome = f"refused: {exc}"
+sys.stdin.readline()
+print(json.dumps({"type": "hello", "name": outcome, "games": ["slyyde"]}), flush=True)
+sys.stdin.read()
+"""
+
+
+def _probe_network(tmp_path: Path, limits: Limits) -> str:
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        script = tmp_path / "probe.py"
+        script.write_text(NETWORK_PROBE)
+        spec = BotSpec("probe", (sys.executable, str(script), str(server.getsockname()[1])), str(script), "p" * 64)
+        process = BotProcess(spec, limits)
+        try:
+            return handshake(process, 10)["name"]
+        finally:
+            process.close()
+
+
+def test_network_isolation_leaves_a_bot_no_network(tmp_path):
+    assert _probe_network(tmp_path, Limits()) == "connected"  # the probe itself works
+    try:
+        isolation.check("auto", ("network",))
+    except ArenaError as exc:
+        pytest.skip(str(exc))
+    assert _probe_network(tmp_path, Limits(isolation=("network",))).startswith("refused: ")
+
+
+USER_PROBE = """
+import json, os, sys
+folder, secret = sys.argv[1], sys.argv[2]
+report = {}
+for name, action in (("write_beside_program", lambda: open(os.path.join(folder, "intruder.txt"), "w").close()),
+                     ("read_private_file", lambda: open(secret).read()),
+                     ("signal_the_referee", lambda: os.kill(int(sys.argv[3]), 0)),
+                     ("write_working_folder", lambda: open("mine.txt", "w").close())):
+    try:
+        action()
+        report[name] = "yes"
+    except OSError as exc:
+        report[name] = exc.strerror
+sys.stdin.readline()
+print(json.dumps({"type": "hello", "name": json.dumps(report), "games": ["slyyde"]}), flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="running bots as another user needs root")
+@pytest.mark.skipif(not Path("/usr/bin/python3").exists(), reason="needs a Python any user can run")
+def test_user_isolation_keeps_a_bot_out_of_everything_but_its_working_folder():
+    folder = Path(tempfile.mkdtemp(prefix="arena-user-probe-"))
+    try:
+        folder.chmod(0o755)
+        script, secret = folder / "probe.py", folder / "secret.txt"
+        script.write_text(USER_PROBE)
+        script.chmod(0o644)
+        secret.write_text("the database password")
+        secret.chmod(0o600)
+        command = ("/usr/bin/python3", str(script), str(folder), str(secret), str(os.getpid()))
+        spec = BotSpec("probe", command, str(script), "u" * 64)
+
+        def report(limits: Limits) -> dict:
+            process = BotProcess(spec, limits)
+            try:
+                return json.loads(handshake(process, 10)["name"])
+            finally:
+                process.close()
+
+        isolated = report(Limits(isolation=("user",)))
+        assert isolated == {"write_beside_program": "Permission denied", "read_private_file": "Permission denied",
+                            "signal_the_referee": "Operation not permitted", "write_working_folder": "yes"}
+        assert not (folder / "intruder.txt").exists()
+        assert report(Limits())["write_beside_program"] == "yes"  # without it, root can
+    finally:
+        shutil.rmtree(folder)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="running bots as another user needs root")
+@pytest.mark.skipif(not Path("/usr/bin/python3").exists(), reason="needs a Python any user can run")
+def test_user_isolation_confines_the_file_writer(zoo_dir, zoo_game, markers):
+    folder = Path(tempfile.mkdtemp(prefix="arena-user-zoo-"))
+    try:
+        folder.chmod(0o755)
+        shutil.copy(zoo_dir / "file_writer.py", folder)
+        shutil.copy(zoo_dir / "_zoo.py", folder)
+        for path in folder.iterdir():
+            path.chmod(0o644)
+        specs, jobs, spec = zoo_pair(folder, "file_writer", zoo_game, command=("/usr/bin/python3",))
+        case = next(case for case in CASES if case.bot == "file_writer")
+        records = list(play_match(jobs, specs, case.limits(isolation=("user",)), folder / "logs"))
+        assert [r.termination for r in records] == [Termination.CRASH] * 2
+        log = (Path(records[0].logs[records[0].job.seats.index(spec.bot_id)])).read_text()
+        markers.extend(Path(line.split(" ", 1)[1]) for line in log.splitlines() if line.startswith("wrote "))
+        assert log.count(f"could not write {folder}/zoo-file_writer-") == 2
+        assert "File too large" in log
+        assert not list(folder.glob("zoo-file_writer-*"))
+    finally:
+        shutil.rmtree(folder)
+
+
+# -- the referee's memory ----------------------------------------------------------------------
+
+MEASURE = r"""
+import json, re, sys
+from pathlib import Path
+from arena.botproc import BotSpec, Limits
+from arena.match import play_match
+from arena.referee import Job
+
+program, random_bot, game, move_timeout, logs = sys.argv[1:6]
+specs = {"bad": BotSpec("bad", (sys.executable, program), program, "b" * 64),
+         "good": BotSpec("good", (sys.executable, random_bot), random_bot, "g" * 64)}
+limits = Limits(move_timeout=float(move_timeout), stderr_bytes=64 << 10)
+records = list(play_match([Job("k", game, ("bad", "good"), 5)], specs, limits, Path(logs)))
+peak = int(re.search(r"VmHWM:\s+(\d+) kB", Path("/proc/self/status").read_text()).group(1))
+print(json.dumps({"termination": records[0].termination.value, "log": records[0].logs[0], "peak_kib": peak}))
+"""
+
+
+def _referee_peak(tmp_path: Path, program: Path, game: str, move_timeout: float) -> dict:
+    logs = tmp_path / program.stem
+    run = subprocess.run([sys.executable, "-c", MEASURE, str(program), str(RANDOM_BOT), game, str(move_timeout),
+                          str(logs)], capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def test_the_referee_memory_stays_flat_under_a_huge_line_and_a_stderr_flood(zoo_dir, zoo_game, tmp_path):
+    baseline = _referee_peak(tmp_path, zoo_dir / "not_json.py", zoo_game, 1.0)
+    line = _referee_peak(tmp_path, zoo_dir / "huge_line.py", zoo_game, 5.0)
+    flood = _referee_peak(tmp_path, zoo_dir / "stderr_flood.py", zoo_game, 2.5)
+    assert (baseline["termination"], line["termination"], flood["termination"]) == ("bad_output", "bad_output", "timeout")
+    # A 100 MB line and gigabytes of stderr went by; the referee grew by
+    # no more than a few megabytes (one line cap and some reads).
+    for hostile in (line, flood):
+        assert hostile["peak_kib"] - baseline["peak_kib"] < 16 * 1024, (baseline, hostile)
+    log = Path(flood["log"]).read_bytes()
+    assert len(log) <= (64 << 10) + 100, "the log is capped"
+    dropped = int(re.search(rb"\[arena: (\d+) more bytes of stderr dropped\]", log).group(1))
+    assert dropped >= 1 << 30, f"only {dropped} bytes flooded"
+
+
+# -- a tournament full of them -------------------------------------------------------------
+
+
+# -- the command line -----------------------------------------------------------------------
+
+
+def test_the_limit_options_reach_the_bot_processes(zoo_dir, zoo_game, tmp_path):
+    others = tmp_path / "others"
+    others.mkdir()
+    shutil.copy(RANDOM_BOT, others / "honest.py")
+
+    def match(bot: str, *options: str) -> list[str]:
+        result = arena("match", bot, "honest", "--game", zoo_game, "--bots", str(zoo_dir), "--bots", str(others),
+                       *options, cwd=tmp_path, check=True)
+        return [line for line in result.stdout.splitlines() if " vs " in line]
+
+    games = match("busy_loop", "--cpu-time", "1", "--move-timeout", "10")
+    assert len(games) == 2 and all("honest [crash (closed its output: killed by SIGXCPU)]" in g for g in games)
+    games = match("huge_line", "--line-cap", "64K")
+    assert len(games) == 2 and all("[bad_output (line exceeds the cap of 65536 bytes)]" in g for g in games)
+    games = match("memory_hog", "--address-space", "128M", "--move-timeout", "10")
+    assert len(games) == 2 and all("[crash (closed its output: exited with code 1)]" in g for g in games)
+
+
+@pytest.mark.parametrize("option, value", [("--address-space", "12Q"), ("--processes", "0"),
+                                           ("--stderr-cap", "-1"), ("--isolation", "vm")])
+def test_a_bad_limit_is_refused_before_anything_starts(option, value, tmp_path):
+    result = arena("bots", option, value, cwd=tmp_path)
+    assert result.returncode == 2
+    assert f"Error: Invalid value for '{option}'" in result.stderr and "Traceback" not in result.stderr
+
+
+# The bots that could hurt a tournament rather than just lose: unusable at
+# the handshake, detached children, a fork bomb, a huge line, a flood, a
+# memory hog, an output closed by a live process, and CPU burnt for ever.
+TOURNAMENT_ZOO = ["hang_at_start", "exit_at_start", "orphans", "fork_bomb", "huge_line", "stderr_flood",
+                  "memory_hog", "close_stdout", "busy_loop", "not_offered"]
+
+
+def test_a_tournament_full_of_bad_bots_finishes(zoo_dir, zoo_game, process_table, tmp_path):
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    for name in [*TOURNAMENT_ZOO, "_zoo"]:
+        shutil.copy(zoo_dir / f"{name}.py", bots)
+    shutil.copy(RANDOM_BOT, bots / "honest.py")
+    run = arena("tournament", "--bots", str(bots), "--games", zoo_game, "--rounds", "1", "--jobs", "2",
+                "--move-timeout", "0.3", "--startup-timeout", "1", "--cpu-time", "5", "--address-space", "1G",
+                "--processes", "16", "--file-size", "4M", "--stderr-cap", "64K", cwd=tmp_path, timeout=300)
+    assert run.returncode == 0, run.stderr
+    unusable = {"hang_at_start", "exit_at_start"}
+    for name in unusable:
+        assert f"skipping {name}: handshake failed: " in run.stderr
+    players = set(TOURNAMENT_ZOO) - unusable | {"honest"}
+    planned = len(players) * (len(players) - 1)
+    assert f"{planned} games planned, 0 already stored, {planned} to play" in run.stderr
+    with closing(sqlite3.connect(tmp_path / "arena.db")) as db:
+        rows = db.execute("SELECT key, seats, termination, forfeit_seat, winners FROM games").fetchall()
+    assert len(rows) == len({row[0] for row in rows}) == planned
+    forfeits = {t.value for t in FORFEITS}
+    # At a 0.3 s timeout, a bot that exits or crashes after its misdeed
+    # may be a little late on a busy machine; these never are.
+    expected = {"huge_line": "bad_output", "not_offered": "illegal", "busy_loop": "timeout",
+                "fork_bomb": "timeout", "stderr_flood": "timeout"}
+    for _, seats, termination, forfeit_seat, winners in rows:
+        names = [seat.split("@")[0] for seat in json.loads(seats)]
+        assert termination in forfeits  # every game has a bad bot in it
+        assert json.loads(winners) == [1 - forfeit_seat]
+        if "honest" in names:
+            loser = names[forfeit_seat]
+            assert loser != "honest"
+            if loser in expected:
+                assert termination == expected[loser], (loser, termination)
+    rows = json.loads(arena("standings", "--format", "json", cwd=tmp_path, check=True).stdout)
+    honest = next(row for row in rows if row["bot"] == "honest" and row["game"] == zoo_game)
+    assert honest["wins"] == honest["games"] == 2 * (len(players) - 1) and honest["forfeits"] == 0
+    assert process_table.wait_until_none(str(bots)) == {}
+    assert not [p for p in Path(tempfile.gettempdir()).glob("arena-bot-*") if p.name.split("-")[2] in players]
