@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import random
+import signal
 import sys
 from pathlib import Path
 
@@ -29,17 +30,29 @@ DEFAULT_LOGS = "logs"
 
 
 def _fail_cleanly(command):
-    """Library errors become one line on stderr and exit status 1."""
+    """Library errors become one line on stderr and exit status 1; Ctrl-C
+    and SIGTERM at any moment become one line and exit status 130."""
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
+        previous = signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
             return command(*args, **kwargs)
         except Interrupted as exc:
             click.echo(f"arena: {exc}", err=True)
             sys.exit(130)
+        except KeyboardInterrupt:
+            click.echo("arena: interrupted; everything stored so far is kept: run the same "
+                       "command again to resume", err=True)
+            sys.exit(130)
         except (ArenaError, InvalidOptions) as exc:
             raise click.ClickException(str(exc)) from None
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     return wrapper
+
+
+def _raise_interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def bots_option(command):
@@ -135,7 +148,7 @@ def main() -> None:
 @click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True,
               help="Folder for the leaderboard site.")
 @click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True)
-@click.option("--executor", type=click.Choice(["local"]), default="local", show_default=True)
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", "scheduler_address", default=None,
               help="Dask scheduler address (with --executor dask).")
 @_fail_cleanly

@@ -212,8 +212,10 @@ def _take_lock(path: Path):
     lock_path = path.with_name(path.name + ".lock")
     handle = open(lock_path, "a+")
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+        # lockf, not flock: a POSIX lock belongs to this process alone, so forked
+        # workers do not hold it on after the writer is gone.
+        fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
         handle.close()
         raise StoreError(f"{str(path)!r} is in use by another arena process "
                          f"(lock {str(lock_path)!r}); wait for it to finish") from None

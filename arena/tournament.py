@@ -36,22 +36,33 @@ class Probe:
 
 
 def probe_bots(specs: list[BotSpec], limits: Limits) -> list[Probe]:
-    """Start every bot once, concurrently, and shake hands."""
-    with ThreadPoolExecutor(max_workers=min(8, len(specs))) as pool:
-        return list(pool.map(lambda spec: _probe(spec, limits), specs))
+    """Start every bot once, concurrently, and shake hands. Interrupted, it
+    kills the bots it started instead of waiting out their start-up time."""
+    running: set[BotProcess] = set()
+    pool = ThreadPoolExecutor(max_workers=min(8, len(specs)))
+    try:
+        return list(pool.map(lambda spec: _probe(spec, limits, running), specs))
+    except KeyboardInterrupt:
+        for process in list(running):
+            process.kill()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _probe(spec: BotSpec, limits: Limits) -> Probe:
+def _probe(spec: BotSpec, limits: Limits, running: set[BotProcess]) -> Probe:
     try:
         process = BotProcess(spec, limits)
     except BotError as exc:
         return Probe(spec, None, str(exc))
+    running.add(process)
     try:
         hello = handshake(process, limits.startup_timeout)
     except BotError as exc:
         return Probe(spec, None, f"handshake failed: {exc}")
     finally:
         process.close()
+        running.discard(process)
     games = frozenset(hello["games"]) & frozenset(GAMES)
     if not games:
         return Probe(spec, None, f"plays none of the registered games (said {hello['games']!r})")

@@ -123,3 +123,25 @@ def test_match_prints_the_score(workdir):
     assert last.startswith("score: alpha ") and last.endswith(" beta")
     a, b = last.removeprefix("score: alpha ").removesuffix(" beta").split(" - ")
     assert float(a) + float(b) == 4
+
+
+def test_sigterm_while_bots_are_checked_stops_with_one_line(workdir):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from support import ARENA, REPO
+
+    python_bot(workdir / "bots", "sleepy", "import time; time.sleep(60)")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    started = time.monotonic()
+    process = subprocess.Popen([*ARENA, "tournament", "--startup-timeout", "60"], cwd=workdir, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert time.monotonic() - started < 30, "the hanging bot's start-up limit was waited out"
+    assert stderr.strip().splitlines() == [
+        "arena: interrupted; everything stored so far is kept: run the same command again to resume"]
