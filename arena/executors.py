@@ -33,7 +33,15 @@ def make_executor(kind: str, jobs: int, scheduler: str | None = None):
         if scheduler:
             raise ArenaError("--scheduler needs --executor dask")
         return LocalExecutor(jobs)
-    raise ArenaError(f"unknown executor: {kind!r} (available: local)")
+    if kind == "dask":
+        try:
+            from arena.dask_executor import DaskExecutor
+        except ImportError as exc:
+            if (exc.name or "").partition(".")[0] not in ("distributed", "dask"):
+                raise
+            raise ArenaError("the dask executor needs: pip install 'arena[dask]'") from None
+        return DaskExecutor(jobs, scheduler)
+    raise ArenaError(f"unknown executor: {kind!r} (available: local, dask)")
 
 
 class LocalExecutor:

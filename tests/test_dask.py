@@ -1,0 +1,484 @@
+"""The Dask executor on real clusters on this machine: the local cluster that
+``arena tournament --executor dask`` starts, and a real ``dask scheduler``
+with real ``dask worker`` processes, one of them killed during a tournament.
+Every run is compared with the same seeded tournament on the local executor."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+from distributed.client import FutureCancelledError
+from distributed.scheduler import KilledWorker
+
+from arena.botproc import BotProcess, Limits
+from arena.discovery import discover
+from arena.errors import ArenaError
+from arena.protocol import handshake
+from support import ARENA, REPO, RANDOM_BOT
+
+TOURNAMENT = ["tournament", "--games", "slyyde", "--rounds", "4", "--jobs", "2", "--seed", "7",
+              "--move-timeout", "20", "--startup-timeout", "60"]  # generous: a busy machine forfeits nothing
+PLANNED = 24  # 3 bots: 3 pairs x 4 rounds x 2 seats
+# Dask's connect timeout is 30 s by default; 3 s is plenty on localhost.
+ENV = dict(os.environ, PYTHONPATH=str(REPO), DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="3s")
+
+# A random bot that takes its time over each decision, so that a match lasts
+# long enough to be interrupted; seeded by game_start, so games replay exactly.
+SLOW_BOT = """\
+#!/usr/bin/env python3
+import json, random, sys, time
+{prelude}
+
+def main():
+    chooser = random.Random()
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "hello":
+            print(json.dumps({{"type": "hello", "name": "slow", "games": ["slyyde"]}}), flush=True)
+        elif kind == "game_start":
+            chooser.seed(message["seed"])
+        elif kind == "decide":
+            time.sleep(PAUSE)
+            print(json.dumps({{"type": "action", "action": chooser.choice(message["actions"])}}), flush=True)
+        elif kind == "bye":
+            return
+
+main()
+"""
+
+
+def make_bots(folder: Path) -> Path:
+    """Three kinds of bot, so each kind of command is shipped and rewritten:
+    a .py file (run with the referee's Python), a folder with a manifest and
+    a module beside its main file, and an executable file with a shebang."""
+    folder.mkdir(parents=True)
+    (folder / "alpha.py").write_text(SLOW_BOT.format(prelude="PAUSE = 0.1"))
+    beta = folder / "beta"
+    beta.mkdir()
+    (beta / "main.py").write_text(SLOW_BOT.format(prelude="from pace import PAUSE"))
+    (beta / "pace.py").write_text("PAUSE = 0.1\n")
+    (beta / "bot.json").write_text('{"command": ["python3", "main.py"]}')
+    gamma = folder / "gamma"
+    gamma.write_text(SLOW_BOT.format(prelude="PAUSE = 0.1"))
+    gamma.chmod(0o755)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def bots(tmp_path_factory) -> Path:
+    return make_bots(tmp_path_factory.mktemp("dask-bots") / "bots")
+
+
+@pytest.fixture(scope="module")
+def reference(bots, tmp_path_factory) -> list:
+    """The tournament on the local executor, to compare every Dask run with."""
+    folder = tmp_path_factory.mktemp("local")
+    run_arena(*TOURNAMENT, "--bots", str(bots), cwd=folder)
+    return stored(folder / "arena.db")
+
+
+def stored(db: Path, logs: bool = True) -> list:
+    """Everything stored about the games except when and how fast they ran
+    (and, with ``logs=False``, where their bots' logs went: a resumed run
+    groups the missing games into other matches, so other log folders)."""
+    skip = ("duration", "finished_at") + (() if logs else ("logs",))
+    with sqlite3.connect(db) as conn:
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(games)") if row[1] not in skip]
+        games = conn.execute(f"SELECT {', '.join(columns)} FROM games ORDER BY key").fetchall()
+        results = conn.execute("SELECT * FROM results ORDER BY game_key, seat").fetchall()
+    return [dict(zip(columns, row)) for row in games] + results
+
+
+def count_games(db: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def start_arena(*args: str, cwd: Path, **env: str) -> subprocess.Popen:
+    """The arena CLI as a real process, in a process group of its own that
+    holds it and its local cluster's workers (bots have sessions of their
+    own and die with the worker that started them)."""
+    return subprocess.Popen([*ARENA, *args], cwd=cwd, env=dict(ENV, **env), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def finish(process: subprocess.Popen, timeout: float = 300) -> tuple[str, str]:
+    """Wait for the CLI; whatever happens, leave nothing of its group running."""
+    try:
+        return process.communicate(timeout=timeout) if process.returncode is None else ("", "")
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        if process.poll() is None:
+            process.communicate()
+
+
+def run_arena(*args: str, cwd: Path, check: bool = True, **env: str) -> subprocess.CompletedProcess:
+    process = start_arena(*args, cwd=cwd, **env)
+    out, err = finish(process)
+    if check and process.returncode != 0:
+        raise AssertionError(f"arena {' '.join(args)} failed ({process.returncode}):\n{err}")
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def wait_for(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+# -- processes, read from /proc ----------------------------------------------------
+
+
+def processes() -> dict[int, tuple[int, int, str]]:
+    """pid -> (parent pid, process group, state) of every live process."""
+    table = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            table[int(entry.name)] = (int(fields[1]), int(fields[2]), fields[0])
+    return table
+
+
+def descendants(root: int) -> set[int]:
+    table = processes()
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, (parent, _, _) in table.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pid: int) -> bool:
+    info = processes().get(pid)
+    return info is not None and info[2] != "Z"
+
+
+def command_line(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+    except OSError:
+        return []
+
+
+def bots_under(root: int) -> set[int]:
+    """The live processes under ``root`` that run a bot shipped to a worker
+    (the bot, and whatever supervises it, name the bot's unpacked file)."""
+    return {pid for pid in descendants(root)
+            if alive(pid) and any("arena-bots" in part for part in command_line(pid))}
+
+
+# -- a real dask scheduler and real dask workers ------------------------------------
+
+
+@dataclasses.dataclass
+class Cluster:
+    address: str
+    scheduler: subprocess.Popen
+    workers: list[subprocess.Popen]
+
+
+@contextmanager
+def dask_cluster(folder: Path, workers: int, scheduler_preload: Path | None = None):
+    """``dask scheduler`` and ``dask worker`` processes on localhost, each in
+    its own process group, all stopped at the end whatever happens."""
+    started: list[subprocess.Popen] = []
+    logs = folder / "dask-logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    (folder / "tmp").mkdir(exist_ok=True)
+    env = dict(ENV, TMPDIR=str(folder / "tmp"))  # where workers unpack bots
+
+    def start(name: str, *args: str) -> subprocess.Popen:
+        with open(logs / f"{name}.log", "wb") as output:
+            process = subprocess.Popen([sys.executable, "-m", "dask", *args], cwd=folder, env=env,
+                                       stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+        started.append(process)
+        return process
+
+    try:
+        scheduler_file = folder / "scheduler.json"
+        preload = ["--preload", str(scheduler_preload)] if scheduler_preload else []
+        scheduler = start("scheduler", "scheduler", "--host", "127.0.0.1", "--port", "0",
+                          "--no-dashboard", "--scheduler-file", str(scheduler_file), *preload)
+        wait_for(lambda: scheduler_file.exists() and scheduler_file.stat().st_size, 30, "the scheduler")
+        address = json.loads(scheduler_file.read_text())["address"]
+        pool = [start(f"worker{n}", "worker", address, "--host", "127.0.0.1", "--nthreads", "1",
+                      "--name", f"w{n}", "--no-dashboard", "--local-directory", str(folder / f"w{n}"))
+                for n in range(workers)]
+        yield Cluster(address, scheduler, pool)
+    finally:
+        for process in reversed(started):
+            _stop_group(process)
+
+
+def _stop_group(process: subprocess.Popen) -> None:
+    """SIGTERM to the process (a nanny then closes its worker cleanly), then
+    SIGKILL to whatever is left of its process group."""
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        pass
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait(timeout=10)
+
+
+def _is_daemon() -> bool:
+    import multiprocessing
+
+    return multiprocessing.current_process().daemon
+
+
+# -- the tests --------------------------------------------------------------------------
+
+
+def test_a_local_dask_cluster_stores_what_the_local_executor_stores(bots, reference, tmp_path):
+    (tmp_path / "tmp").mkdir()  # the workers' temporary directory, where they unpack bots
+    run = run_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask", cwd=tmp_path,
+                    TMPDIR=str(tmp_path / "tmp"))
+    assert f"{PLANNED} games planned, 0 already stored, {PLANNED} to play" in run.stderr
+    assert stored(tmp_path / "arena.db") == reference
+    # Bots' stderr logs came back from the workers to where the local executor writes them.
+    for game in reference[:PLANNED]:
+        for path in json.loads(game["logs"]):
+            assert (tmp_path / path).is_file()
+    # The workers' own log lines reached this machine's log file.
+    log = (tmp_path / "logs" / "arena.log").read_text()
+    assert "dask-worker tcp://127.0.0.1:" in log and "playing" in log
+    assert "games played on tcp://127.0.0.1:" in log
+    # The workers closed cleanly and removed the bots they had unpacked.
+    assert (tmp_path / "tmp" / "dask-scratch-space").is_dir()
+    assert not list((tmp_path / "tmp").glob("arena-bots-*"))
+
+
+def test_an_interrupted_dask_tournament_resumes_with_only_the_missing_games(bots, reference, tmp_path):
+    run = start_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask", cwd=tmp_path)
+    try:
+        wait_for(lambda: count_games(tmp_path / "arena.db") >= 2, 120, "the first games stored")
+        children = descendants(run.pid)
+        assert children, "the local cluster runs in processes of its own"
+        run.send_signal(signal.SIGTERM)
+        _, err = run.communicate(timeout=60)
+        assert run.returncode == 130, err
+        assert "run the same command again to resume" in err
+        wait_for(lambda: not any(alive(pid) for pid in children), 15,
+                 "the local cluster's processes and its bots to end")
+    finally:
+        finish(run)  # only if something above failed: leave nothing running
+    kept = count_games(tmp_path / "arena.db")
+    assert 2 <= kept < PLANNED
+    again = run_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask", cwd=tmp_path)
+    assert f"{PLANNED} games planned, {kept} already stored, {PLANNED - kept} to play" in again.stderr
+    without_logs = [{k: v for k, v in row.items() if k != "logs"} if isinstance(row, dict) else row
+                    for row in reference]
+    assert stored(tmp_path / "arena.db", logs=False) == without_logs
+
+
+def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
+    import cloudpickle
+    from distributed import Client
+
+    with dask_cluster(tmp_path, workers=2) as cluster:
+        client = Client(cluster.address, set_as_default=False, timeout="30s")
+        try:
+            client.wait_for_workers(2, timeout=60)
+            # The trap is there: the worker processes are daemonic, and bots run anyway.
+            cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import tests
+            try:
+                assert all(client.run(_is_daemon).values())
+            finally:
+                cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+            names = {info["name"]: address for address, info in client.scheduler_info()["workers"].items()}
+            victim, survivor = cluster.workers[0], names["w1"]
+            run = start_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask",
+                              "--scheduler", cluster.address, cwd=tmp_path)
+            try:
+                playing = wait_for(lambda: bots_under(victim.pid), 120, "a bot on the first worker")
+                commands = [command_line(pid) for pid in playing]
+                in_progress = client.processing(workers=[names["w0"]])[names["w0"]]
+                os.killpg(victim.pid, signal.SIGKILL)
+                victim.wait(timeout=10)
+            finally:
+                _, err = finish(run, timeout=180)
+            assert run.returncode == 0, err
+        finally:
+            client.close()
+    # Every planned game is stored, once, exactly as the local executor played it.
+    assert stored(tmp_path / "arena.db") == reference
+    # The matches the dead worker was playing were played again on the other one.
+    assert in_progress
+    log = (tmp_path / "logs" / "arena.log").read_text()
+    replayed = [line for line in log.splitlines() for key in in_progress if f"match {key}: " in line]
+    assert any(line.endswith(f"played on {survivor}") for line in replayed), replayed
+    # Its bots died with it. They ran from files shipped to it, unpacked by
+    # content hash into a folder of its own (which its SIGKILL left behind).
+    wait_for(lambda: not any(alive(pid) for pid in playing), 10, "the dead worker's bots to end")
+    hashes = {spec.content_hash for spec in discover([bots])}
+    for command in commands:
+        assert not any(str(bots) in part for part in command)
+        shipped = Path(next(part for part in command if "/arena-bots-" in part))
+        cache = next(folder for folder in shipped.parents if folder.name.startswith("arena-bots-"))
+        assert cache.parent == tmp_path / "tmp"
+        assert {folder.name for folder in cache.iterdir()} <= hashes
+
+
+def test_long_matches_come_back_in_parts_and_store_the_same(bots, reference, tmp_path, monkeypatch,
+                                                          caplog):
+    """A task plays a match for a few seconds and hands back what it played;
+    with no seconds at all, every seat-swapped pair is a task of its own."""
+    from arena.dask_executor import DaskExecutor
+    from arena.scheduler import group_into_matches
+    from arena.store import Store
+    from arena.tournament import play_missing, plan_tournament
+
+    monkeypatch.chdir(tmp_path)
+    caplog.set_level(logging.INFO, logger="arena")
+    limits = Limits(move_timeout=20, startup_timeout=60)
+    plan = plan_tournament([bots], ["slyyde"], 4, 7, limits)
+    executor = DaskExecutor(2, task_seconds=0)
+    with Store("arena.db", writer=True) as store:
+        assert play_missing(plan, store, executor, limits, Path("logs")) == PLANNED
+    assert stored(tmp_path / "arena.db") == reference
+    parts = [r.getMessage() for r in caplog.records if " games played on " in r.getMessage()]
+    matches = group_into_matches(plan.jobs, executor.jobs)
+    assert len(matches) < len(parts) == PLANNED // 2
+    assert all(": 2 games played on tcp://127.0.0.1:" in message for message in parts)
+
+
+def test_a_scheduler_without_arena_is_one_clear_line(bots, tmp_path):
+    blocker = tmp_path / "no_arena.py"
+    blocker.write_text("import sys\nsys.modules['arena'] = None  # as if arena were not installed\n")
+    with dask_cluster(tmp_path, workers=0, scheduler_preload=blocker) as cluster:
+        run = run_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask", "--scheduler",
+                        cluster.address, cwd=tmp_path, check=False)
+    assert run.returncode == 1
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("Error: match arena-match-") and "on the scheduler and on every worker" in last
+    assert "Traceback" not in run.stderr
+
+
+def test_an_unreachable_scheduler_is_one_clear_line(bots, tmp_path):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    run = run_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask", "--scheduler",
+                    f"tcp://127.0.0.1:{port}", cwd=tmp_path, check=False)
+    assert run.returncode == 1
+    assert run.stderr.strip().splitlines()[-1].startswith(
+        f"Error: cannot reach the dask scheduler at 'tcp://127.0.0.1:{port}'")
+    assert "Traceback" not in run.stderr
+
+
+def test_without_distributed_the_dask_executor_says_what_to_install(monkeypatch, tmp_path):
+    from arena.cli import main
+    from arena.executors import make_executor
+
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    monkeypatch.delitem(sys.modules, "arena.dask_executor", raising=False)
+    with pytest.raises(ArenaError, match=r"^the dask executor needs: pip install 'arena\[dask\]'$"):
+        make_executor("dask", 2)
+    result = CliRunner().invoke(main, ["tournament", "--executor", "dask", "--db", str(tmp_path / "a.db")])
+    assert result.exit_code == 1
+    assert result.output.strip() == "Error: the dask executor needs: pip install 'arena[dask]'"
+
+
+class _Failed:
+    """A future whose task failed with ``error``."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def result(self):
+        raise self.error
+
+
+@pytest.mark.parametrize("error, message", [
+    (KilledWorker("arena-match-x-part0", SimpleNamespace(address="tcp://127.0.0.1:1"), 3),
+     "match arena-match-x-part0 was given up: "),
+    (FutureCancelledError("arena-match-x-part0", "lost"), "the dask cluster dropped match "),
+    (ModuleNotFoundError("No module named 'arena'"), "on the scheduler and on every worker"),
+    (ArenaError("worker w runs arena 0.0.1, the client 0.1.0"), "worker w runs arena 0.0.1"),
+])
+def test_a_failed_task_is_one_line_naming_the_match(error, message):
+    from arena.dask_executor import _result
+
+    with pytest.raises(ArenaError) as caught:
+        _result(_Failed(error), "arena-match-x-part0")
+    text = str(caught.value)
+    assert message in text and "\n" not in text
+    assert type(error) is ArenaError or "arena-match-x-part0" in text
+
+
+# -- shipping bots by content hash, without the cluster --------------------------------
+
+
+def test_a_shipped_bot_runs_from_its_bundle_after_the_original_is_gone(tmp_path):
+    from arena.dask_executor import pack_bot, unpack_bot
+
+    specs = discover([make_bots(tmp_path / "bots")])
+    bundles = [pack_bot(spec) for spec in specs]
+    (tmp_path / "bots").rename(tmp_path / "gone")
+    cache = tmp_path / "worker" / "cache"
+    for bundle, spec in zip(bundles, specs):
+        shipped = unpack_bot(bundle, cache)
+        assert (shipped.bot_id, shipped.content_hash) == (spec.bot_id, spec.content_hash)
+        assert shipped.path.startswith(str(cache / spec.content_hash))
+        assert str(tmp_path / "bots") not in " ".join(shipped.command)
+        process = BotProcess(shipped, Limits())
+        try:
+            assert handshake(process, 10)["games"] == ["slyyde"]
+        finally:
+            process.close()
+    alpha, beta, gamma = (unpack_bot(bundle, cache) for bundle in bundles)
+    assert alpha.command[0] == sys.executable
+    assert beta.command == ("python3", str(Path(beta.path) / "main.py"))
+    assert os.access(gamma.path, os.X_OK)
+    assert unpack_bot(bundles[0], cache) == alpha  # unpacked once per content hash
+
+
+def test_a_bot_damaged_in_transit_or_changed_since_discovery_is_refused(tmp_path):
+    from arena.dask_executor import pack_bot, unpack_bot
+
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "alpha.py").write_bytes(RANDOM_BOT.read_bytes())
+    spec, = discover([bots])
+    bundle = pack_bot(spec)
+    damaged = dataclasses.replace(bundle, files=((bundle.files[0][0], 0o644, b"print('evil')\n"),))
+    with pytest.raises(ArenaError, match="arrived damaged"):
+        unpack_bot(damaged, tmp_path / "cache")
+    assert not (tmp_path / "cache" / spec.content_hash).exists()
+    (bots / "alpha.py").write_text(RANDOM_BOT.read_text() + "\n# edited\n")
+    with pytest.raises(ArenaError, match="changed since it was checked"):
+        pack_bot(spec)
