@@ -169,7 +169,7 @@ def tournament(bot_dirs, game_names, rounds, jobs, seed, move_timeout, startup_t
         done = store.stored_keys()
         missing = sum(1 for job in plan.jobs if job.key not in done)
         click.echo(f"{len(plan.jobs)} games planned, {len(plan.jobs) - missing} already stored, "
-                   f"{missing} to play on {jobs} jobs", err=True)
+                   f"{missing} to play on {getattr(runner, 'jobs', jobs)} jobs", err=True)
         _play_with_progress(plan, store, runner, limits, log_dir, missing)
         index = leaderboard.build(store, out)
     click.echo(f"leaderboard: {index}")

@@ -50,7 +50,7 @@ from distributed.scheduler import KilledWorker
 
 import arena
 from arena.botproc import BotSpec, Limits
-from arena.discovery import _hash_files
+from arena.discovery import hash_files
 from arena.errors import ArenaError
 from arena.match import match_log_dir, play_match
 from arena.referee import GameRecord, Job
@@ -290,7 +290,7 @@ def pack_bot(spec: BotSpec) -> BotBundle:
     folder = root.is_dir()
     paths = _bot_files(root) if folder else [root]
     try:
-        digest = _hash_files(paths, root=root) if folder else _hash_files(paths)
+        digest = hash_files(paths, root=root) if folder else hash_files(paths)
         files = tuple((str(PurePosixPath(*p.relative_to(root).parts)) if folder else root.name,
                        p.stat().st_mode & 0o777, p.read_bytes()) for p in paths)
     except OSError as exc:
@@ -344,7 +344,7 @@ def _unpack(bundle: BotBundle, cache: Path, home: Path) -> None:
                 if path.is_dir():
                     path.chmod(0o755)  # whatever the umask: the bot may run as another user
         paths = _bot_files(target) if bundle.folder else [target]
-        digest = _hash_files(paths, root=target) if bundle.folder else _hash_files(paths)
+        digest = hash_files(paths, root=target) if bundle.folder else hash_files(paths)
         if digest != bundle.content_hash:
             raise ArenaError(f"bot {bundle.name!r} arrived damaged (content hash {digest[:12]}, "
                              f"expected {bundle.content_hash[:12]})")

@@ -57,7 +57,7 @@ def _bot_at(entry: Path) -> BotSpec | None:
         command = (str(entry.resolve()),)
     else:
         return None
-    return BotSpec(entry.stem, command, str(entry.resolve()), _hash_files([entry]))
+    return BotSpec(entry.stem, command, str(entry.resolve()), hash_files([entry]))
 
 
 def _folder_bot(folder: Path, manifest: Path) -> BotSpec:
@@ -71,10 +71,12 @@ def _folder_bot(folder: Path, manifest: Path) -> BotSpec:
     root = folder.resolve()
     resolved = tuple(str(root / part) if (root / part).exists() else part for part in command)
     files = sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    return BotSpec(folder.name, resolved, str(root), _hash_files(files, root=folder))
+    return BotSpec(folder.name, resolved, str(root), hash_files(files, root=folder))
 
 
-def _hash_files(files: list[Path], root: Path | None = None) -> str:
+def hash_files(files: list[Path], root: Path | None = None) -> str:
+    """A bot's version: SHA-256 over its files' contents (and, for a folder
+    bot, their paths relative to ``root``)."""
     digest = hashlib.sha256()
     for path in files:
         if root is not None:
