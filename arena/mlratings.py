@@ -1,0 +1,323 @@
+"""Order-independent ratings: the Bradley-Terry maximum-likelihood fit.
+
+Incremental Elo depends on the order of the games; this fit does not. As in
+Ordo, a game between seats i and j is a score s (1 win, 1/2 draw, 0 loss)
+and the model says i scores against j with expectation
+
+    p_ij = 1 / (1 + 10 ** ((r_j - r_i) / 400))
+
+so ratings are on the Elo scale. The ratings maximise the log-likelihood
+
+    sum over games of  s log p_ij + (1 - s) log (1 - p_ij)
+
+which depends only on how many games each pair played and how many points
+each scored, never on their order. A game of more than two seats is one
+result between every pair of its seats (a winner beats a loser, two winners
+or two losers draw), as in :mod:`arena.ratings`.
+
+Only rating differences are identified, so each group of bots connected by
+games is anchored with its mean at 1500. A bot that won (or lost) all its
+games has no finite maximum-likelihood rating; like BayesElo, the fit adds a
+prior of virtual draws: ``prior_draws`` drawn games between every pair of
+bots that met (default one). It pulls ratings slightly together and
+vanishes against real data as games accumulate.
+
+The 95% intervals come from the curvature of the log-likelihood at its
+maximum (the Laplace approximation BayesElo uses with its covariance
+command): the Hessian is a weighted graph Laplacian L, the covariance of the
+centred ratings is its pseudo-inverse ``(L + J/n)^-1 - J/n`` (J all ones),
+and the interval is the rating plus or minus 1.96 standard deviations.
+
+Pure Python: a tournament has tens of bots, not thousands, and the games are
+first reduced to a table of pairs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+INITIAL = 1500.0
+PRIOR_DRAWS = 1.0
+Z95 = 1.959963984540054
+_C = math.log(10.0) / 400.0  # d p / d r at p = 1/2 is _C / 4
+_MAX_ITERATIONS = 200
+_TOLERANCE = 1e-10
+
+
+@dataclass(frozen=True)
+class MLRating:
+    """One bot's fitted rating and the half-width of its 95% interval.
+
+    ``group`` numbers the set of bots connected to this one by games
+    (ratings compare only within a group; usually there is one)."""
+
+    bot_id: str
+    rating: float
+    error: float
+    games: int
+    points: float
+    group: int = 0
+
+    @property
+    def low(self) -> float:
+        return self.rating - self.error
+
+    @property
+    def high(self) -> float:
+        return self.rating + self.error
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bot_id": self.bot_id, "rating": round(self.rating, 1),
+                "error": round(self.error, 1), "low": round(self.low, 1),
+                "high": round(self.high, 1), "games": self.games, "group": self.group}
+
+
+def pairwise_results(game: dict[str, Any]) -> list[tuple[str, str, float]]:
+    """The results (bot a, bot b, score of a) that one stored game counts as."""
+    seats, winners = game["seats"], set(game["winners"])
+    results = []
+    for i, j in itertools.combinations(range(len(seats)), 2):
+        if seats[i] == seats[j]:
+            continue
+        if (i in winners) == (j in winners):
+            score = 0.5
+        else:
+            score = 1.0 if i in winners else 0.0
+        results.append((seats[i], seats[j], score))
+    return results
+
+
+class PairTable:
+    """Games and points between every pair of bots: all the fit needs.
+
+    Adding results in any order gives the same table (sums commute), which is
+    why the fit cannot depend on the order of games."""
+
+    def __init__(self) -> None:
+        self.games: dict[tuple[str, str], int] = {}
+        self.points: dict[tuple[str, str], float] = {}  # points of the pair's first bot
+
+    def add(self, a: str, b: str, score: float) -> None:
+        if a == b:
+            return
+        if b < a:
+            a, b, score = b, a, 1.0 - score
+        self.games[a, b] = self.games.get((a, b), 0) + 1
+        self.points[a, b] = self.points.get((a, b), 0.0) + score
+
+    def add_game(self, game: dict[str, Any]) -> None:
+        for a, b, score in pairwise_results(game):
+            self.add(a, b, score)
+
+    def bots(self) -> list[str]:
+        return sorted({bot for pair in self.games for bot in pair})
+
+    def record(self, a: str, b: str) -> tuple[int, float]:
+        """Games between a and b and a's points against b."""
+        if a <= b:
+            return self.games.get((a, b), 0), self.points.get((a, b), 0.0)
+        n = self.games.get((b, a), 0)
+        return n, n - self.points.get((b, a), 0.0)
+
+
+def fit(results: Iterable[tuple[str, str, float]] | PairTable, prior_draws: float = PRIOR_DRAWS,
+        anchor: float = INITIAL) -> dict[str, MLRating]:
+    """Fit ratings to results ``(a, b, score of a)`` or to a PairTable.
+
+    Raises ValueError when ``prior_draws`` is 0 and some group has no finite
+    maximum (a bot, or a set of bots, that never scored against the rest)."""
+    if prior_draws < 0:
+        raise ValueError(f"prior_draws must be at least 0, got {prior_draws!r}")
+    if isinstance(results, PairTable):
+        table = results
+    else:
+        table = PairTable()
+        for a, b, score in results:
+            if not 0.0 <= score <= 1.0:
+                raise ValueError(f"a score is between 0 and 1, got {score!r} for {a!r} vs {b!r}")
+            table.add(a, b, score)
+    ratings: dict[str, MLRating] = {}
+    for group, members in enumerate(_groups(table)):
+        ratings.update(_fit_group(table, members, prior_draws, anchor, group))
+    return ratings
+
+
+def _groups(table: PairTable) -> list[list[str]]:
+    """Connected groups of bots, each sorted, in order of their first bot."""
+    neighbours: dict[str, set[str]] = {}
+    for a, b in table.games:
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    seen: set[str] = set()
+    groups = []
+    for bot in sorted(neighbours):
+        if bot in seen:
+            continue
+        stack, members = [bot], []
+        seen.add(bot)
+        while stack:
+            here = stack.pop()
+            members.append(here)
+            for other in neighbours[here] - seen:
+                seen.add(other)
+                stack.append(other)
+        groups.append(sorted(members))
+    return groups
+
+
+def _fit_group(table: PairTable, members: list[str], prior: float, anchor: float,
+               group: int) -> dict[str, MLRating]:
+    n = len(members)
+    index = {bot: k for k, bot in enumerate(members)}
+    # (i, j, games, points of i) with the prior's virtual draws included.
+    pairs = []
+    games = [0] * n
+    points = [0.0] * n
+    for (a, b), count in table.games.items():
+        if a not in index:
+            continue
+        i, j, scored = index[a], index[b], table.points[a, b]
+        games[i] += count
+        games[j] += count
+        points[i] += scored
+        points[j] += count - scored
+        pairs.append((i, j, count + prior, scored + prior / 2))
+    pairs.sort()
+    if prior == 0:
+        _require_finite_maximum(members, pairs)
+    r = [0.0] * n
+    for _ in range(_MAX_ITERATIONS):
+        gradient, laplacian = _derivatives(n, pairs, r)
+        step = _solve(_centred(laplacian), gradient)
+        before = _log_likelihood(pairs, r)
+        scale = 1.0
+        while True:
+            trial = [x + scale * d for x, d in zip(r, step)]
+            if _log_likelihood(pairs, trial) >= before - 1e-12 or scale < 1e-6:
+                break
+            scale /= 2
+        r = trial
+        if max((abs(scale * d) for d in step), default=0.0) < _TOLERANCE:
+            break
+    mean = sum(r) / n
+    _, laplacian = _derivatives(n, pairs, r)
+    covariance = _inverse(_centred(laplacian))
+    return {bot: MLRating(bot, anchor + r[k] - mean,
+                          Z95 * math.sqrt(max(0.0, covariance[k][k] - 1.0 / n)),
+                          games[k], points[k], group)
+            for bot, k in index.items()}
+
+
+def _derivatives(n: int, pairs, r: list[float]) -> tuple[list[float], list[list[float]]]:
+    """Gradient of the log-likelihood and minus its Hessian (a Laplacian)."""
+    gradient = [0.0] * n
+    laplacian = [[0.0] * n for _ in range(n)]
+    for i, j, count, scored in pairs:
+        p = _expected(r[i] - r[j])
+        g = _C * (scored - count * p)
+        gradient[i] += g
+        gradient[j] -= g
+        w = _C * _C * count * p * (1.0 - p)
+        laplacian[i][i] += w
+        laplacian[j][j] += w
+        laplacian[i][j] -= w
+        laplacian[j][i] -= w
+    return gradient, laplacian
+
+
+def _log_likelihood(pairs, r: list[float]) -> float:
+    total = 0.0
+    for i, j, count, scored in pairs:
+        x = _C * (r[i] - r[j])
+        # log p = -log(1 + e^-x), log(1 - p) = -log(1 + e^x), computed stably
+        total -= scored * _softplus(-x) + (count - scored) * _softplus(x)
+    return total
+
+
+def _softplus(x: float) -> float:
+    return x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
+
+
+def _expected(diff: float) -> float:
+    x = _C * diff
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def _centred(laplacian: list[list[float]]) -> list[list[float]]:
+    """L + J/n: invertible for a connected group, and its inverse minus J/n
+    is the pseudo-inverse of L."""
+    n = len(laplacian)
+    return [[value + 1.0 / n for value in row] for row in laplacian]
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    inverse = _inverse(matrix)
+    return [sum(a * b for a, b in zip(row, vector)) for row in inverse]
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """Gauss-Jordan with partial pivoting (the matrix is symmetric positive
+    definite, so this is stable)."""
+    n = len(matrix)
+    work = [list(row) + [1.0 if i == k else 0.0 for k in range(n)] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda row: abs(work[row][col]))
+        if abs(work[pivot][col]) < 1e-300:
+            raise ValueError("singular information matrix")
+        work[col], work[pivot] = work[pivot], work[col]
+        lead = work[col][col]
+        pivot_row = [value / lead for value in work[col]]
+        work[col] = pivot_row
+        for row in range(n):
+            if row != col and work[row][col] != 0.0:
+                factor = work[row][col]
+                target = work[row]
+                work[row] = [t - factor * p for t, p in zip(target, pivot_row)]
+    return [row[n:] for row in work]
+
+
+def _require_finite_maximum(members: list[str], pairs) -> None:
+    """Without a prior the maximum is finite only if every bot can be
+    reached from every other by 'scored points against' links (Zermelo's
+    condition); otherwise some ratings run off to infinity."""
+    n = len(members)
+    scored_against: list[set[int]] = [set() for _ in range(n)]
+    for i, j, count, scored in pairs:
+        if scored > 0:
+            scored_against[i].add(j)
+        if count - scored > 0:
+            scored_against[j].add(i)
+    conceded_to: list[set[int]] = [set() for _ in range(n)]
+    for i, targets in enumerate(scored_against):
+        for j in targets:
+            conceded_to[j].add(i)
+    for links in (scored_against, conceded_to):
+        seen, stack = {0}, [0]
+        while stack:
+            for other in links[stack.pop()] - seen:
+                seen.add(other)
+                stack.append(other)
+        if len(seen) < n:
+            stray = members[min(set(range(n)) - seen)]
+            raise ValueError(f"no finite maximum-likelihood ratings without a prior: "
+                             f"{stray!r} and its group never scored against (or never "
+                             f"conceded to) the others")
+
+
+def ml_tables(games: Iterable[dict[str, Any]], overall: str = "overall",
+              prior_draws: float = PRIOR_DRAWS) -> tuple[dict[str, dict[str, MLRating]], dict[str, PairTable]]:
+    """Fitted ratings per game and over all games (table ``overall``), and
+    the pair tables they came from (for head-to-head)."""
+    tables: dict[str, PairTable] = {}
+    for game in games:
+        if game["players"] < 2:
+            continue
+        for name in (game["game"], overall):
+            tables.setdefault(name, PairTable()).add_game(game)
+    return {name: fit(table, prior_draws) for name, table in tables.items()}, tables

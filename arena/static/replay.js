@@ -1,0 +1,403 @@
+/* The replay player of a game page.
+
+   The page embeds the record (events) and, for every step, the fields of
+   the engine's state JSON that changed, zlib-compressed and base64-encoded
+   (#replay-data). Step 0 is the initial state; step k is the state after
+   event k - 1. The board module of the game (static/boards/<game>.js) draws
+   the board and the pieces and says how to animate a step. The player's
+   state is mirrored on #replay as data attributes (data-step,
+   data-animating, data-anim-speed, data-anim-duration) for tests and CSS. */
+(function () {
+  "use strict";
+  const root = document.getElementById("replay");
+  if (!root) return;
+  const PHASE_MS = 520;       // one phase of an animation at 1x
+  const PAUSE_MS = 420;       // between steps when playing at 1x
+  const $ = function (id) { return document.getElementById(id); };
+  const game = root.getAttribute("data-game");
+  const svg = $("board");
+
+  // The controls are the same on every game page, so they live here rather
+  // than in 100,000 copies of the page (constant markup, no data in it).
+  const icon = function (d) { return '<svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><path d="' + d + '"/></svg>'; };
+  root.querySelector(".side").innerHTML =
+    '<div class="controls" role="toolbar" aria-label="replay controls">' +
+    '<button type="button" id="r-first" title="to the start (Home)" aria-label="to the start">' + icon("M3 2h2v12H3z M14 2v12L6 8z") + '</button>' +
+    '<button type="button" id="r-back" title="step back (\u2190)" aria-label="step back">' + icon("M12 2v12L4 8z") + '</button>' +
+    '<button type="button" id="r-play" title="play / pause (space)">\u25b6 play</button>' +
+    '<button type="button" id="r-forward" title="step forward (\u2192)" aria-label="step forward">' + icon("M4 2v12l8-6z") + '</button>' +
+    '<button type="button" id="r-last" title="to the end (End)" aria-label="to the end">' + icon("M2 2v12l8-6z M11 2h2v12h-2z") + '</button>' +
+    '</div>' +
+    '<div class="scrub"><input type="range" id="r-slider" min="0" max="0" value="0" aria-label="jump to a step">' +
+    '<label class="jump">step <input type="number" id="r-jump" min="0" max="0" value="0"> / <span id="r-total">0</span></label></div>' +
+    '<div class="controls"><button type="button" id="r-half" class="wide">\u21ba replay last move at half speed</button>' +
+    '<label class="speed">speed <select id="r-speed"><option value="0.5">\u00bd\u00d7</option>' +
+    '<option value="1" selected>1\u00d7</option><option value="2">2\u00d7</option><option value="4">4\u00d7</option></select></label></div>' +
+    '<div id="r-event" class="event-panel" aria-live="polite"></div>' +
+    '<div id="r-status" class="status"></div>' +
+    '<ol id="r-events" class="event-list" start="1"></ol>';
+
+  const meta = {
+    game: game,
+    players: parseInt(root.getAttribute("data-players"), 10),
+    seats: Array.from(document.querySelectorAll(".seats .seat")).map(function (li) {
+      const name = li.querySelector(".name");
+      return {seat: parseInt(li.getAttribute("data-seat"), 10), name: name ? name.textContent : ""};
+    }),
+  };
+
+  function fail(message) {
+    const p = document.createElement("p");
+    p.className = "problem";
+    p.textContent = message;
+    root.appendChild(p);
+    root.setAttribute("data-ready", "error");
+  }
+
+  async function decode(text) {
+    const binary = atob(text.trim());
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return JSON.parse(await new Response(stream).text());
+  }
+
+  /* Patches as arena/leaderboard.py's state_patch writes them; unchanged
+     parts are shared between states, and nothing mutates a state. */
+  function applyPatch(old, patch) {
+    if (patch === null || typeof patch !== "object" || Array.isArray(patch)) return patch;
+    if ("$v" in patch) return patch.$v;
+    if ("$d" in patch) {
+      const result = Object.assign({}, old);
+      for (const key of patch.$x || []) delete result[key];
+      for (const key in patch.$d) result[key] = applyPatch(old ? old[key] : undefined, patch.$d[key]);
+      return result;
+    }
+    const list = old.slice();
+    for (const change of patch.$l) list[change[0]] = applyPatch(old[change[0]], change[1]);
+    return list;
+  }
+
+  function buildStates(patches) {
+    const states = [];
+    let current = null;
+    for (const patch of patches) {
+      current = current === null ? patch : applyPatch(current, patch);
+      states.push(current);
+    }
+    return states;
+  }
+
+  // ------------------------------------------------------------ text
+
+  function seatLabel(seat) {
+    const info = meta.seats[seat];
+    return info && info.name ? info.name + " (seat " + seat + ")" : "seat " + seat;
+  }
+
+  function streamLabel(stream) {
+    const match = /^seat:(\d+)$/.exec(stream || "");
+    return match ? seatLabel(parseInt(match[1], 10)) : stream;
+  }
+
+  function actionText(action) {
+    if (action === null || typeof action !== "object") return JSON.stringify(action);
+    return Object.keys(action).map(function (key) {
+      const value = action[key];
+      return key + ": " + (typeof value === "object" ? JSON.stringify(value) : String(value));
+    }).join(", ");
+  }
+
+  function eventShort(event) {
+    if (event.kind === "chance") {
+      return (event.purpose || "chance") + " · " + streamLabel(event.stream) + " · " + event.values.join(" ");
+    }
+    return seatLabel(event.seat) + " → " + actionText(event.offered[event.chosen]);
+  }
+
+  function dieFace(value, sides) {
+    const U = ArenaBoards.util;
+    const face = U.el(null, "svg", {class: "die", viewBox: "0 0 24 24", width: 30, height: 30,
+                                    role: "img", "aria-label": "die showing " + value});
+    U.el(face, "rect", {x: 1, y: 1, width: 22, height: 22, rx: 4, class: "die-face"});
+    const pips = {1: [[12, 12]], 2: [[7, 7], [17, 17]], 3: [[7, 7], [12, 12], [17, 17]],
+                  4: [[7, 7], [17, 7], [7, 17], [17, 17]], 5: [[7, 7], [17, 7], [12, 12], [7, 17], [17, 17]],
+                  6: [[7, 6], [17, 6], [7, 12], [17, 12], [7, 18], [17, 18]]};
+    if (sides === 6 && pips[value]) {
+      for (const p of pips[value]) U.el(face, "circle", {cx: p[0], cy: p[1], r: 2.2, class: "pip"});
+    } else {
+      U.el(face, "text", {x: 12, y: 16.5, "text-anchor": "middle", class: "die-number"}, value);
+    }
+    return face;
+  }
+
+  // ------------------------------------------------------------ the player
+
+  let states = [], events = [], view = null;
+  let step = 0, playing = false, speed = 1, animation = null, timer = null;
+  const motionCache = {};
+
+  function setAttr(name, value) { root.setAttribute(name, String(value)); }
+
+  function finishAnimation() {
+    if (!animation) return;
+    cancelAnimationFrame(animation.frame);
+    const done = animation;
+    animation = null;
+    view.render(states[done.to]);
+    setAttr("data-animating", 0);
+  }
+
+  function ease(t) {
+    const whole = Math.floor(t), part = t - whole;
+    return whole + (part < 0.5 ? 2 * part * part : 1 - Math.pow(-2 * part + 2, 2) / 2);
+  }
+
+  function applyTrack(track, f) {
+    if (track.points) {
+      const p = ArenaBoards.util.along(track.points, f);
+      ArenaBoards.util.place(track.el, p[0], p[1], track.suffix);
+    }
+    if (track.rotate) {
+      const r = track.rotate;
+      track.el.setAttribute("transform", "rotate(" + (r.from + (r.to - r.from) * f).toFixed(2) + " " + r.cx + " " + r.cy + ")");
+    }
+    if (track.apply) track.apply(f);
+  }
+
+  function transitionInto(k) {
+    if (k <= 0) return null;
+    const plan = view.transition(states[k - 1], states[k], events[k - 1]);
+    motionCache[k] = !!(plan && plan.tracks && plan.tracks.length);
+    return plan;
+  }
+
+  function hasMotion(k) {
+    if (!(k in motionCache)) transitionInto(k);
+    return motionCache[k];
+  }
+
+  /* Animate the step into state k, drawn from state k - 1. */
+  function animateInto(k, factor, then) {
+    const plan = transitionInto(k);
+    if (!plan || !plan.tracks.length) {
+      view.render(states[k]);
+      if (then) then();
+      return;
+    }
+    view.render(states[k - 1]);
+    if (view.prepare) view.prepare(states[k - 1], states[k]);
+    const phases = Math.max(1, plan.phases || 1);
+    const duration = phases * PHASE_MS / factor;
+    const tracks = plan.tracks.slice().sort(function (a, b) { return a.t0 - b.t0; });
+    const started = performance.now();
+    setAttr("data-animating", 1);
+    setAttr("data-anim-speed", factor);
+    setAttr("data-anim-duration", Math.round(duration));
+    setAttr("data-anim-step", k);
+    animation = {to: k, frame: 0};
+    function frame(now) {
+      if (!animation) return;
+      const t = Math.min(1, (now - started) / duration) * phases;
+      const eased = ease(t >= phases ? phases : t);
+      for (const track of tracks) {
+        if (eased < track.t0) continue;
+        const span = Math.max(1e-6, track.t1 - track.t0);
+        applyTrack(track, Math.min(1, (eased - track.t0) / span));
+      }
+      if (t >= phases) {
+        animation = null;
+        view.render(states[k]);
+        setAttr("data-animating", 0);
+        if (then) then();
+        return;
+      }
+      animation.frame = requestAnimationFrame(frame);
+    }
+    animation.frame = requestAnimationFrame(frame);
+  }
+
+  function show(k, animate, factor, then) {
+    finishAnimation();
+    k = Math.max(0, Math.min(states.length - 1, k));
+    step = k;
+    updatePanels();
+    if (animate && k > 0) animateInto(k, factor || speed, then);
+    else {
+      view.render(states[k]);
+      if (then) then();
+    }
+  }
+
+  function updatePanels() {
+    setAttr("data-step", step);
+    $("r-slider").value = step;
+    $("r-jump").value = step;
+    $("r-back").disabled = $("r-first").disabled = step === 0;
+    $("r-forward").disabled = $("r-last").disabled = step === states.length - 1;
+    const panel = $("r-event");
+    panel.textContent = "";
+    const heading = document.createElement("div");
+    heading.className = "event-heading";
+    panel.appendChild(heading);
+    if (step === 0) {
+      heading.textContent = "The start: " + (states.length - 1) + " steps recorded.";
+    } else {
+      const event = events[step - 1];
+      if (event.kind === "chance") {
+        heading.textContent = "Step " + step + ": " + (event.purpose || "chance") + " for " + streamLabel(event.stream);
+        const dice = document.createElement("div");
+        dice.className = "dice";
+        const pips = event.purpose === "roll" || event.purpose === "rolloff";
+        for (const value of event.values) dice.appendChild(dieFace(value, pips ? 6 : 0));
+        panel.appendChild(dice);
+      } else {
+        heading.textContent = "Step " + step + ": " + seatLabel(event.seat) + " decides";
+        const list = document.createElement("ol");
+        list.className = "offered";
+        list.start = 0;
+        event.offered.forEach(function (action, index) {
+          const li = document.createElement("li");
+          li.textContent = actionText(action);
+          if (index === event.chosen) {
+            li.className = "chosen";
+            li.setAttribute("aria-current", "true");
+          }
+          list.appendChild(li);
+        });
+        panel.appendChild(list);
+      }
+    }
+    const effects = states[step].last || [];
+    if (effects.length && step > 0) {
+      const ul = document.createElement("ul");
+      ul.className = "effects";
+      for (const effect of effects) {
+        const li = document.createElement("li");
+        li.textContent = view.effectText ? view.effectText(effect, states[step]) : actionText(effect);
+        ul.appendChild(li);
+      }
+      panel.appendChild(ul);
+    }
+    $("r-status").textContent = view.describe ? view.describe(states[step]) : "";
+    const list = $("r-events");
+    const previous = list.querySelector("li.current");
+    if (previous) previous.classList.remove("current");
+    if (step > 0 && list.children[step - 1]) {
+      const li = list.children[step - 1];
+      li.classList.add("current");
+      const top = li.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - li.offsetHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+      }
+    }
+    const banner = $("r-banner");
+    if (step === states.length - 1) {
+      banner.hidden = false;
+      banner.textContent = document.getElementById("result").textContent.replace(/\s+/g, " ").trim();
+    } else {
+      banner.hidden = true;
+    }
+  }
+
+  function stop() {
+    playing = false;
+    clearTimeout(timer);
+    $("r-play").textContent = "▶ play";
+    setAttr("data-playing", 0);
+  }
+
+  function play() {
+    if (step >= states.length - 1) show(0, false);
+    playing = true;
+    $("r-play").textContent = "⏸ pause";
+    setAttr("data-playing", 1);
+    tick();
+  }
+
+  function tick() {
+    if (!playing) return;
+    if (step >= states.length - 1) { stop(); return; }
+    show(step + 1, true, speed, function () {
+      if (playing) timer = setTimeout(tick, PAUSE_MS / speed);
+    });
+  }
+
+  function replayLastMove() {
+    stop();
+    let k = step;
+    while (k > 0 && !hasMotion(k)) k--;
+    if (k === 0) k = Math.min(step, states.length - 1);
+    if (k === 0) return;
+    show(k, true, speed * 0.5);
+  }
+
+  function wire() {
+    $("r-first").addEventListener("click", function () { stop(); show(0, false); });
+    $("r-last").addEventListener("click", function () { stop(); show(states.length - 1, false); });
+    $("r-back").addEventListener("click", function () { stop(); show(step - 1, false); });
+    $("r-forward").addEventListener("click", function () { stop(); show(step + 1, true); });
+    $("r-play").addEventListener("click", function () { if (playing) stop(); else play(); });
+    $("r-half").addEventListener("click", replayLastMove);
+    $("r-speed").addEventListener("change", function () { speed = parseFloat(this.value) || 1; });
+    $("r-slider").addEventListener("input", function () { stop(); show(parseInt(this.value, 10), false); });
+    $("r-jump").addEventListener("change", function () {
+      const k = parseInt(this.value, 10);
+      if (!isNaN(k) && k !== step) { stop(); show(k, false); }
+    });
+    $("r-events").addEventListener("click", function (event) {
+      const li = event.target.closest("li");
+      if (li && li.parentNode === this) { stop(); show(Array.prototype.indexOf.call(this.children, li) + 1, true); }
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.target && /^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName)) return;
+      if (event.key === "ArrowRight") { stop(); show(step + 1, true); }
+      else if (event.key === "ArrowLeft") { stop(); show(step - 1, false); }
+      else if (event.key === "Home") { stop(); show(0, false); }
+      else if (event.key === "End") { stop(); show(states.length - 1, false); }
+      else if (event.key === " ") { event.preventDefault(); if (playing) stop(); else play(); }
+      else return;
+    });
+  }
+
+  function fillEventList() {
+    const list = $("r-events");
+    const fragment = document.createDocumentFragment();
+    events.forEach(function (event, index) {
+      const li = document.createElement("li");
+      li.className = event.kind;
+      li.textContent = eventShort(event);
+      li.title = "go to step " + (index + 1);
+      fragment.appendChild(li);
+    });
+    list.appendChild(fragment);
+  }
+
+  async function start() {
+    const factory = window.ArenaBoards && window.ArenaBoards[game];
+    const board = window.ArenaBoardData && window.ArenaBoardData[game];
+    if (!factory || !board) { fail("This site has no board drawing for " + game + "."); return; }
+    let data;
+    try {
+      data = await decode($("replay-data").textContent);
+    } catch (error) {
+      fail("The replay data could not be read: " + error);
+      return;
+    }
+    states = buildStates(data.patches);
+    events = data.events.slice(0, states.length - 1);
+    if (!states.length) { fail("The record holds no state to show."); return; }
+    for (const id of ["r-slider", "r-jump"]) $(id).max = states.length - 1;
+    $("r-total").textContent = states.length - 1;
+    view = factory(svg, board, meta);
+    const box = (svg.getAttribute("viewBox") || "0 0 1 1").split(/\s+/).map(Number);
+    if (box[2] / box[3] > 1.6) root.classList.add("wide-board");
+    fillEventList();
+    wire();
+    setAttr("data-animating", 0);
+    show(0, false);
+    root.setAttribute("data-ready", "1");
+  }
+
+  start();
+})();

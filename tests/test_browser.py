@@ -1,0 +1,529 @@
+"""The leaderboard site in a real browser: Debian's chromium driven by
+Playwright, the site opened from file:// exactly as a user opens it after a
+real tournament (the same site test_leaderboard.py builds).
+
+Every page load fails the test on a JavaScript error, a console error, a
+failed request (a missing file) or a dialog (an ``alert`` a bot smuggled
+in). Replays are checked step by step against the engine's own replay of the
+record, and one screenshot per game is saved under test-artifacts/."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from arena import leaderboard
+from arena.botproc import BotSpec
+from arena.games import GAMES
+from arena.games.playout import random_playout
+from arena.record import replay
+from arena.referee import GameRecord, Job, Termination
+from arena.store import Store
+from test_leaderboard import XSS_NAME, tournament_site
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+MOUSE_STEPS = 8
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    return tournament_site(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"the browser tests drive Debian's chromium at {CHROMIUM}: apt-get install chromium")
+    with sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Watched:
+    """A page whose every problem is recorded."""
+
+    def __init__(self, browser) -> None:
+        self.context = browser.new_context(viewport={"width": 1300, "height": 1000})
+        self.page = self.context.new_page()
+        self.problems: list[str] = []
+        self.page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}")
+                     if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url}"))
+        self.page.on("dialog", self._dialog)
+
+    def _dialog(self, dialog) -> None:
+        self.problems.append(f"dialog {dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    def assert_clean(self) -> None:
+        assert not self.problems, "\n".join(self.problems)
+
+
+@pytest.fixture
+def watched(browser):
+    page = Watched(browser)
+    yield page
+    page.context.close()
+
+
+def url(path: Path) -> str:
+    return path.resolve().as_uri()
+
+
+def pieces_of(game: str, state: dict) -> dict[str, str]:
+    """Where the record says every piece stands (the state JSON as each
+    rules document describes it), keyed as the drawings key their pieces."""
+    if game == "slyyde":
+        return {f"p{seat}": str(square) for seat, square in enumerate(state["positions"])}
+    if game == "detour":
+        return {f"p{p['id']}": "off" if p["space"] is None else str(p["space"]) for p in state["pieces"]}
+    if game == "roundabout":
+        return {f"d{d['id']}": "off" if d["space"] is None else str(d["space"]) for d in state["darts"]}
+    if game == "ciclovia":
+        return {f"r{r['seat']}": str(r["space"]) for r in state["riders"]}
+    raise AssertionError(f"no piece reader for {game!r}: add one with the game's board drawing")
+
+
+DOM_PIECES = """() => Object.fromEntries(Array.from(document.querySelectorAll('#board [data-piece]'))
+    .map(e => [e.getAttribute('data-piece'), e.getAttribute('data-at')]))"""
+
+STATUS = """() => { const r = document.getElementById('replay');
+    return {step: +r.dataset.step, animating: r.dataset.animating === '1'}; }"""
+
+# Every piece's centre must lie on the space it stands on, as drawn.
+MISPLACED = """(slack) => {
+  const svg = document.getElementById('board');
+  const box = svg.viewBox.baseVal, scale = svg.getBoundingClientRect().width / box.width;
+  const wrong = [];
+  for (const piece of document.querySelectorAll('#board [data-piece]')) {
+    const at = piece.getAttribute('data-at');
+    if (at === 'off') continue;
+    const space = document.querySelector('#board [data-space="' + at + '"]');
+    const p = piece.querySelector('.piece-body').getBoundingClientRect(), s = space.getBoundingClientRect();
+    const x = p.left + p.width / 2, y = p.top + p.height / 2, pad = slack * scale;
+    if (x < s.left - pad || x > s.right + pad || y < s.top - pad || y > s.bottom + pad) {
+      wrong.push(piece.getAttribute('data-piece') + ' at ' + at);
+    }
+  }
+  return wrong;
+}"""
+# Pieces sharing a Detour START stand side by side round it.
+SLACK = {"slyyde": 0.0, "detour": 3.6, "roundabout": 0.0, "ciclovia": 0.0}
+
+RUN_TO_END = """() => {
+  const forward = document.getElementById('r-forward'), root = document.getElementById('replay');
+  const seen = [];
+  while (!forward.disabled) {
+    forward.click();
+    seen.push([+root.dataset.step, root.dataset.animating === '1', (%s)()]);
+  }
+  return seen;
+}""" % DOM_PIECES
+
+TRANSFORMS = """() => Array.from(document.querySelectorAll('#board [data-piece], #board .dt-wheel, #board .cv-die'))
+    .map(e => [e.getAttribute('data-piece'), e.getAttribute('transform'), e.style.opacity].join('|'))"""
+
+
+def expected_steps(db: Path, game: dict) -> list[dict[str, str]]:
+    with Store(db) as store:
+        events = store.events(game["key"])
+    return [pieces_of(game["game"], state.to_json())
+            for state in replay(GAMES[game["game"]], game["players"], game["options"], events)]
+
+
+def wait_still(page) -> None:
+    page.wait_for_function("document.getElementById('replay').dataset.animating === '0'", timeout=20_000)
+
+
+def check_step(page, expected: list[dict[str, str]], k: int) -> None:
+    status = page.evaluate(STATUS)
+    assert status["step"] == k
+    if status["animating"]:
+        assert page.evaluate(DOM_PIECES) == expected[k - 1]  # drawn from the position before
+        wait_still(page)
+    assert page.evaluate(DOM_PIECES) == expected[k], f"step {k}"
+
+
+def step_through_and_half_speed(watched: Watched, site, game: dict, screenshot: str | None) -> None:
+    """Step through the whole replay with the forward button, checking
+    every position against the record, then replay the last move at half
+    speed and check it moves the way the record says."""
+    page = watched.page
+    expected = expected_steps(site.db, game)
+    last = len(expected) - 1
+    page.wait_for_selector("#replay[data-ready='1']")
+    assert page.evaluate(DOM_PIECES) == expected[0]
+    page.select_option("#r-speed", "4")
+    for k in range(1, min(last, MOUSE_STEPS) + 1):
+        page.click("#r-forward")
+        check_step(page, expected, k)
+    for step, animating, drawn in page.evaluate(RUN_TO_END):
+        assert drawn == expected[step - 1 if animating else step], f"step {step}"
+    wait_still(page)
+    assert page.evaluate(STATUS)["step"] == last
+    assert page.evaluate(DOM_PIECES) == expected[last]
+    assert page.evaluate(MISPLACED, SLACK[game["game"]]) == []
+    assert page.is_visible("#r-banner")
+    assert page.is_disabled("#r-forward") and not page.is_disabled("#r-back")
+
+    # Replay the last move at half speed: it is the latest step that moves
+    # something; compare with the same step at normal speed.
+    page.select_option("#r-speed", "1")
+    page.click("#r-half")
+    moved = int(page.get_attribute("#replay", "data-anim-step"))
+    assert page.get_attribute("#replay", "data-anim-speed") == "0.5"
+    wait_still(page)
+    page.fill("#r-jump", str(moved - 1))
+    page.press("#r-jump", "Enter")
+    assert page.evaluate(DOM_PIECES) == expected[moved - 1]
+    page.click("#r-forward")
+    normal = int(page.get_attribute("#replay", "data-anim-duration"))
+    wait_still(page)
+    before = page.evaluate(TRANSFORMS)
+    page.click("#r-half")
+    started = time.monotonic()
+    half = int(page.get_attribute("#replay", "data-anim-duration"))
+    assert half == pytest.approx(2 * normal, abs=2)
+    samples = []
+    while page.evaluate(STATUS)["animating"]:
+        samples.append(page.evaluate(TRANSFORMS))
+        if screenshot and len(samples) == 4:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{screenshot}-moving.png"))
+        page.wait_for_timeout(40)
+    elapsed = time.monotonic() - started
+    after = page.evaluate(TRANSFORMS)
+    assert elapsed >= 0.8 * half / 1000
+    assert page.evaluate(STATUS) == {"step": moved, "animating": False}
+    assert page.evaluate(DOM_PIECES) == expected[moved]
+    assert before != after or any(sample != after for sample in samples)
+    in_between = {tuple(sample) for sample in samples} - {tuple(before), tuple(after)}
+    assert len(in_between) >= 3, "the move did not animate"
+    assert page.evaluate(MISPLACED, SLACK[game["game"]]) == []
+    if screenshot:
+        if not page.is_disabled("#r-last"):
+            page.click("#r-last")
+        wait_still(page)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{screenshot}.png"), full_page=True)
+    watched.assert_clean()
+
+
+def a_game(site, name: str) -> dict:
+    """A game of ``name`` between the two random bots, played to the end."""
+    with Store(site.db) as store:
+        bots = {row["name"]: bot_id for bot_id, row in store.bots().items()}
+        pair = {bots["alpha"], bots["beta"]}
+        games = [g for g in store.games("game = ?", [name]) if set(g["seats"]) == pair]
+    return games[0]
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_index_sort_bot_games_and_a_replay(site, watched):
+    page = watched.page
+    page.goto(url(site.out / "index.html"))
+    overall = page.locator("table.standings[data-table='overall']")
+    assert overall.locator("a.bot", has_text=XSS_NAME).inner_text() == XSS_NAME
+
+    heading = overall.locator("thead th", has_text="games")
+    column = """(index) => Array.from(document.querySelectorAll("table[data-table='overall'] tbody tr"))
+        .map(tr => +tr.cells[index].getAttribute('data-value'))"""
+    index = overall.locator("thead th").all_inner_texts().index("GAMES")
+    heading.click()
+    assert heading.get_attribute("aria-sort") == "descending"
+    values = page.evaluate(column, index)
+    assert values == sorted(values, reverse=True)
+    heading.click()
+    assert heading.get_attribute("aria-sort") == "ascending"
+    assert page.evaluate(column, index) == sorted(values)
+    rating = overall.locator("thead th", has_text="rating").first
+    rating.click()
+    ratings = page.evaluate(column, 2)
+    assert ratings == sorted(ratings, reverse=True) and len(set(ratings)) > 1
+
+    overall.locator("a.bot", has_text="alpha").click()
+    page.wait_for_load_state()
+    assert page.locator("h1").inner_text() == "alpha"
+    page.locator("section.version-box h2 a").first.click()
+    page.wait_for_load_state()
+    assert page.locator("h1 .bot-name").inner_text() == "alpha"
+    assert page.locator("svg.chart").count() == len(GAMES) + 1
+
+    page.click("a.games-link")
+    page.wait_for_function("document.body.dataset.gamesShown !== undefined")
+    with Store(site.db) as store:
+        alpha = next(b for b, row in store.bots().items() if row["name"] == "alpha")
+        mine = [g for g in store.games() if alpha in g["seats"]]
+    assert int(page.get_attribute("body", "data-games-shown")) == len(mine)
+    page.select_option("#f-game", "detour")
+    page.select_option("#f-result", "win")
+    wins = [g for g in mine if g["game"] == "detour" and g["winners"] and g["seats"].index(alpha) in g["winners"]
+            and len(g["winners"]) < g["players"]]
+    page.wait_for_function(f"document.body.dataset.gamesShown === '{len(wins)}'")
+    assert page.locator("#games tbody tr").count() == min(50, len(wins))
+    page.select_option("#f-result", "")
+    page.locator("#games tbody tr", has_text="beta").first.locator("a.game-link").click()
+    page.wait_for_load_state()
+    assert "/games/" in page.url
+    shown = page.url.rsplit("/", 1)[1].removesuffix(".html")
+    game = next(g for g in mine if leaderboard.game_id(g["key"]) == shown)
+    assert game["game"] == "detour"
+    step_through_and_half_speed(watched, site, game, None)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_replay_of_every_game(site, watched, name):
+    game = a_game(site, name)
+    watched.page.goto(url(site.out / leaderboard.game_path(game["key"])))
+    step_through_and_half_speed(watched, site, game, f"replay-{name}")
+    assert (ARTIFACTS / f"replay-{name}.png").stat().st_size > 10_000
+
+
+def test_a_hostile_name_and_stderr_stay_text(site, watched):
+    page = watched.page
+    page.goto(url(site.out / "index.html"))
+    page.locator("table[data-table='overall'] a.bot", has_text=XSS_NAME).click()
+    page.wait_for_load_state()
+    assert page.locator("h1").inner_text() == XSS_NAME
+    page.locator("section.version-box h2 a").first.click()
+    page.wait_for_load_state()
+    page.click("a.games-link")
+    page.wait_for_function("Number(document.body.dataset.gamesShown) > 0")
+    assert page.locator("#f-bot option:checked").inner_text().startswith(XSS_NAME)
+    page.locator("#games tbody tr a.game-link").first.click()
+    page.wait_for_selector("#replay[data-ready='1']")
+    assert XSS_NAME in page.locator("ul.seats").inner_text()
+    assert page.locator("script:not([src])").count() == 1  # only the replay data
+    page.goto(url(site.out / "index.html"))
+    page.locator("table[data-table='overall'] a.bot", has_text="crasher").click()
+    page.locator("section.version-box h2 a").first.click()
+    page.wait_for_load_state()
+    page.locator("a.log-link").first.click()
+    page.wait_for_load_state()
+    assert "<script>alert('stderr')</script>" in page.locator("pre.log").inner_text()
+    watched.assert_clean()
+
+
+def test_the_games_list_pages_and_filters(site, watched):
+    page = watched.page
+    with Store(site.db) as store:
+        games = list(store.games())
+    page.goto(url(site.out / "games.html"))
+    page.wait_for_function("document.body.dataset.gamesShown !== undefined")
+    assert int(page.get_attribute("body", "data-games-shown")) == len(games)
+    pages = -(-len(games) // 50)
+    assert page.inner_text("#p-label") == f"page 1 of {pages}"
+    first = page.locator("#games tbody tr a.game-link").first.inner_text()
+    assert first == f"#{len(games)}"  # newest first
+    page.click("#p-next")
+    page.wait_for_function("location.hash.includes('page=2')")
+    assert page.inner_text("#p-label") == f"page 2 of {pages}"
+    assert page.locator("#games tbody tr").count() == len(games) - 50
+    page.select_option("#f-result", "forfeit")
+    forfeits = sum(1 for g in games if g["forfeit_seat"] is not None)
+    page.wait_for_function(f"document.body.dataset.gamesShown === '{forfeits}'")
+    assert page.inner_text("#p-label") == "page 1 of 1"
+    page.select_option("#f-result", "draw")
+    draws = sum(1 for g in games if g["players"] > 1 and len(g["winners"]) in (0, g["players"]))
+    page.wait_for_function(f"document.body.dataset.gamesShown === '{draws}'")
+    watched.assert_clean()
+
+
+# ---------------------------------------------------------------- animations
+
+SAMPLE_STEP = """async (selectors) => {
+  const root = document.getElementById('replay');
+  const samples = [];
+  const look = () => selectors.map(selector => {
+    const element = document.querySelector(selector);
+    const body = element.querySelector('.piece-body') || element;
+    const r = body.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2, element.getAttribute('transform') || ''];
+  });
+  samples.push(look());
+  document.getElementById('r-forward').click();
+  await new Promise(resolve => {
+    const tick = () => {
+      samples.push(look());
+      if (root.dataset.animating === '1') requestAnimationFrame(tick); else resolve();
+    };
+    requestAnimationFrame(tick);
+  });
+  return samples;
+}"""
+
+CENTRE_OF = """(space) => {
+    const r = document.querySelector('#board [data-space="' + space + '"]').getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2, r.width]; }"""
+
+
+def _first_effect(game: str, players: int, wanted) -> tuple[int, list, int, dict]:
+    """A seeded random game with an effect that ``wanted`` accepts: the
+    seed, the events, the step and the effect."""
+    for seed in range(5000):
+        _, events = random_playout(GAMES[game], players, seed)
+        for step, state in enumerate(replay(GAMES[game], players, {}, events)):
+            for effect in state.to_json()["last"]:
+                if wanted(effect):
+                    return seed, events, step, effect
+    raise AssertionError(f"no {game} game with the effect wanted")
+
+
+@pytest.fixture(scope="module")
+def showcase(tmp_path_factory):
+    """A site with two engine-played games chosen for their animations: a
+    Slyyde sweep and a Detour wheel turn carrying a piece."""
+    root = tmp_path_factory.mktemp("showcase")
+    bots = [BotSpec(name, ("true",), "/bin/true", name * 8) for name in ("north", "south")]
+    chosen = {
+        "slyyde": _first_effect("slyyde", 2, lambda e: e["cause"] == "sweep" and len(e["path"]) >= 4),
+        "detour": _first_effect("detour", 2, lambda e: e["cause"] == "wheel" and e["carried"]),
+    }
+    with Store(root / "arena.db", writer=True) as store:
+        store.add_bots(bots)
+        for order, (name, (seed, events, _, _)) in enumerate(sorted(chosen.items())):
+            state = None
+            for state in replay(GAMES[name], 2, {}, events):
+                pass
+            outcome = state.outcome()
+            store.add_game(GameRecord(Job(f"show/{name}", name, tuple(b.bot_id for b in bots), seed, 0, order),
+                                      events, outcome.winners, Termination.NORMAL if outcome.ending == "normal"
+                                      else Termination.TURN_CAP))
+    with Store(root / "arena.db") as store:
+        leaderboard.build(store, root / "site")
+    return root / "site", chosen
+
+
+def _open_before(watched, site: Path, key: str, step: int):
+    page = watched.page
+    page.goto(url(site / leaderboard.game_path(key)))
+    page.wait_for_selector("#replay[data-ready='1']")
+    page.select_option("#r-speed", "0.5")
+    page.fill("#r-jump", str(step - 1))
+    page.press("#r-jump", "Enter")
+    return page
+
+
+def test_a_slyyde_sweep_carries_the_swept_pawn(showcase, watched):
+    site, chosen = showcase
+    _, _, step, sweep = chosen["slyyde"]
+    slyyder, swept = sweep["by"], sweep["seat"]
+    page = _open_before(watched, site, "show/slyyde", step)
+    samples = page.evaluate(SAMPLE_STEP, [f"[data-piece=p{slyyder}]", f"[data-piece=p{swept}]"])
+    assert page.get_attribute(f"[data-piece=p{swept}]", "data-at") == str(sweep["to"])
+    start = page.evaluate(CENTRE_OF, sweep["from"])
+    cell = start[2]
+    first = samples[0][1]
+    moving = [n for n, (_, pawn) in enumerate(samples) if abs(pawn[0] - first[0]) + abs(pawn[1] - first[1]) > 0.5]
+    assert moving, "the swept pawn never moved"
+    # It waits on its square until the slyyding pawn reaches it ...
+    leaves = moving[0]
+    mover = samples[leaves][0]
+    assert abs(mover[0] - start[0]) + abs(mover[1] - start[1]) < 0.9 * cell
+    assert leaves > 2
+    # ... then travels with it, pawn beside pawn, to the Safe square.
+    for sample in samples[leaves:]:
+        assert abs(sample[0][0] - sample[1][0]) + abs(sample[0][1] - sample[1][1]) < 0.9 * cell
+    end = page.evaluate(CENTRE_OF, sweep["to"])
+    assert abs(samples[-1][1][0] - end[0]) < cell / 2 and abs(samples[-1][1][1] - end[1]) < cell / 2
+
+    # The other controls: jump by clicking an event, play and pause.
+    page.locator("#r-events li").nth(2).click()
+    assert page.get_attribute("#replay", "data-step") == "3"
+    page.select_option("#r-speed", "4")
+    page.click("#r-first")
+    page.click("#r-play")
+    page.wait_for_function("+document.getElementById('replay').dataset.step >= 3")
+    page.click("#r-play")
+    wait_still(page)
+    paused = page.get_attribute("#replay", "data-step")
+    page.wait_for_timeout(700)
+    assert page.get_attribute("#replay", "data-step") == paused
+    assert page.get_attribute("#replay", "data-playing") == "0"
+    watched.assert_clean()
+
+
+def test_a_detour_wheel_turns_and_carries_its_piece(showcase, watched):
+    site, chosen = showcase
+    _, _, step, turn = chosen["detour"]
+    piece = turn["carried"][0]
+    page = _open_before(watched, site, "show/detour", step)
+    samples = page.evaluate(SAMPLE_STEP, [f".dt-wheel[data-wheel='{turn['wheel']}']", f"[data-piece=p{piece}]"])
+    angles = [float(s[0][2].split("(")[1].split()[0]) for s in samples if s[0][2]]
+    sign = 1 if turn["turn"] == "cw" else -1
+    assert (angles[-1] - angles[0]) * sign == pytest.approx(90, abs=0.5)
+    assert all((b - a) * sign >= -1e-6 for a, b in zip(angles, angles[1:]))
+    assert len({round(a, 1) for a in angles}) >= 5, "the wheel jumped instead of turning"
+    assert angles[-1] % 360 == pytest.approx(90 * turn["orientation"] % 360, abs=0.5)
+    rotations = [float(s[1][2].split("rotate(")[1].split(")")[0]) for s in samples if "rotate(" in s[1][2]]
+    assert ((rotations[-1] - rotations[0]) * sign) % 360 == pytest.approx(90, abs=1)
+    assert len({round(r, 1) for r in rotations}) >= 5, "the carried piece did not turn with the wheel"
+    watched.assert_clean()
+
+
+# ---------------------------------------------------------------- every variant
+
+VARIANTS = [(name, players, options)
+            for name, game in sorted(GAMES.items())
+            for players in range(max(2, game.min_players), game.max_players + 1)
+            for options in ([{}] + ([{"pieces": 4}] if name == "detour" and players == 2 else []))]
+
+
+@pytest.fixture(scope="module")
+def variants_site(tmp_path_factory):
+    """One engine-played game of every game at every player count (and the
+    four-piece Detour), and a solo Slyyde game."""
+    root = tmp_path_factory.mktemp("variants")
+    bots = [BotSpec(f"seat{n}", ("true",), "/bin/true", f"{n}" * 64) for n in range(4)]
+    keys = {}
+    with Store(root / "arena.db", writer=True) as store:
+        store.add_bots(bots)
+        for order, (name, players, options) in enumerate(VARIANTS + [("slyyde", 1, {})]):
+            final, events = random_playout(GAMES[name], players, 11 + order, options)
+            outcome = final.outcome()
+            key = f"variant/{name}/{players}/{sorted(options.items())}"
+            ending = Termination.NORMAL if outcome.ending == "normal" else Termination.TURN_CAP
+            store.add_game(GameRecord(
+                Job(key, name, tuple(b.bot_id for b in bots[:players]), 11 + order, 0, order, options),
+                events, outcome.winners, ending, scores=outcome.scores))
+            keys[name, players, json_key(options)] = key
+    with Store(root / "arena.db") as store:
+        leaderboard.build(store, root / "site")
+    return root, keys
+
+
+def json_key(options: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in sorted(options.items()))
+
+
+@pytest.mark.parametrize("variant", VARIANTS + [("slyyde", 1, {})],
+                         ids=lambda v: f"{v[0]}-{v[1]}p{'-' + json_key(v[2]) if v[2] else ''}")
+def test_every_player_count_is_drawn_and_replayed(variants_site, watched, variant):
+    root, keys = variants_site
+    name, players, options = variant
+    key = keys[name, players, json_key(options)]
+    page = watched.page
+    page.goto(url(root / "site" / leaderboard.game_path(key)))
+    page.wait_for_selector("#replay[data-ready='1']")
+    with Store(root / "arena.db") as store:
+        game = next(g for g in store.games() if g["key"] == key)
+    expected = expected_steps(root / "arena.db", game)
+    assert page.evaluate(DOM_PIECES) == expected[0]
+    assert page.evaluate(MISPLACED, SLACK[name]) == []
+    for step, animating, drawn in page.evaluate(RUN_TO_END):
+        assert drawn == expected[step - 1 if animating else step], f"step {step}"
+    wait_still(page)
+    assert page.evaluate(DOM_PIECES) == expected[-1]
+    assert page.evaluate(MISPLACED, SLACK[name]) == []
+    assert page.locator("#board [data-piece]").count() == len(expected[0])
+    watched.assert_clean()

@@ -1,0 +1,440 @@
+"""The leaderboard site, built from a real tournament: real bot processes
+(the bundled random bot under two names, a bot that crashes with a hostile
+stderr, a folder bot with a hostile name, and a bot named
+``<script>alert(1)</script>`` played through the library), stored in a real
+SQLite file, rendered by ``arena leaderboard``. The pages are read back and
+checked against the store, the rating modules and the engines' own replays."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import shutil
+import sqlite3
+import time
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from markupsafe import escape
+
+from arena import leaderboard
+from arena.botproc import BotSpec, Limits
+from arena.discovery import discover
+from arena.games import GAMES
+from arena.games.playout import random_playout
+from arena.match import play_match
+from arena.mlratings import ml_tables
+from arena.ratings import standings
+from arena.record import replay
+from arena.referee import GameRecord, Job, Termination
+from arena.scheduler import Entrant, plan_round_robin
+from arena.store import Store
+from support import RANDOM_BOT, arena, folder_bot, python_bot, random_bots
+
+XSS_NAME = "<script>alert(1)</script>"
+IMG_NAME = "<img src=x onerror=alert(2)>"
+STDERR_XSS = "<script>alert('stderr')</script>"
+REPLAY_DATA = re.compile(r'<script type="text/plain" id="replay-data"[^>]*>([^<]*)</script>')
+
+
+@dataclasses.dataclass
+class Site:
+    root: Path
+    db: Path
+    out: Path
+
+
+_BUILT: dict[str, Site] = {}
+
+
+def tournament_site(tmp_path_factory) -> Site:
+    """Build once per test session (test_browser.py uses it too)."""
+    if "site" not in _BUILT:
+        _BUILT["site"] = _build_site(tmp_path_factory.mktemp("tournament"))
+    return _BUILT["site"]
+
+
+def _build_site(root: Path) -> Site:
+    bots = random_bots(root / "bots", ["alpha", "beta"])
+    python_bot(bots, "crasher", f"""
+        import json, sys
+        for line in sys.stdin:
+            message = json.loads(line)
+            if message["type"] == "hello":
+                print(json.dumps({{"type": "hello", "name": "crasher", "games": {sorted(GAMES)!r}}}), flush=True)
+            elif message["type"] == "decide":
+                sys.stderr.write("about to fail: {STDERR_XSS} & bye\\n")
+                sys.stderr.flush()
+                sys.exit(3)
+    """)
+    folder_bot(bots, IMG_NAME, RANDOM_BOT.read_text(), [])
+    arena("tournament", "--rounds", "1", "--jobs", "2", "--move-timeout", "5", cwd=root, check=True)
+    arena("solo", "slyyde", "alpha", "--games", "3", cwd=root, check=True)
+    _play_as_script_bot(root / "arena.db", bots)
+    arena("leaderboard", cwd=root, check=True)
+    return Site(root, root / "arena.db", root / "leaderboard")
+
+
+def _play_as_script_bot(db: Path, bots: Path) -> None:
+    """A bot whose name no file can carry: same program, stored through the
+    library exactly as a tournament stores its games."""
+    alpha = next(spec for spec in discover([bots]) if spec.name == "alpha")
+    hostile = BotSpec(XSS_NAME, alpha.command, alpha.path, hashlib.sha256(b"xss").hexdigest())
+    entrants = [Entrant(hostile, frozenset(["slyyde", "detour"])), Entrant(alpha, frozenset(["slyyde", "detour"]))]
+    jobs = plan_round_robin(entrants, ["slyyde", "detour"], 1, 77)
+    specs = {hostile.bot_id: hostile, alpha.bot_id: alpha}
+    with Store(db, writer=True) as store:
+        store.add_bots([hostile])
+        for record in play_match(jobs, specs, Limits(move_timeout=5), None):
+            store.add_game(record)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Site:
+    return tournament_site(tmp_path_factory)
+
+
+@pytest.fixture
+def copy(site, tmp_path) -> Site:
+    """A private copy of the database (and the logs it points to)."""
+    db = tmp_path / "arena.db"
+    with sqlite3.connect(site.db) as source, sqlite3.connect(db) as target:
+        source.backup(target)
+    shutil.copytree(site.root / "logs", tmp_path / "logs")
+    return Site(tmp_path, db, tmp_path / "leaderboard")
+
+
+# ---------------------------------------------------------------- helpers
+
+
+class _Tables(HTMLParser):
+    """Rows of every standings table: {table: {bot_id: [cell data-values]}}."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, dict[str, list[str]]] = {}
+        self.table = self.row = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table" and "standings" in (attrs.get("class") or ""):
+            self.table = self.tables.setdefault(attrs["data-table"], {})
+        elif tag == "tr" and self.table is not None and "data-bot-id" in attrs:
+            self.row = self.table.setdefault(attrs["data-bot-id"], [])
+        elif tag == "td" and self.row is not None:
+            self.row.append(attrs.get("data-value"))
+            if "data-error" in attrs:
+                self.row.append(attrs["data-error"])
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.table = None
+        elif tag == "tr":
+            self.row = None
+
+
+def standings_tables(page: Path) -> dict[str, dict[str, list[str]]]:
+    parser = _Tables()
+    parser.feed(page.read_text())
+    return parser.tables
+
+
+def games_data(out: Path) -> dict:
+    text = (out / "data" / "games.js").read_text()
+    return json.loads(text[text.index("=") + 1:].rstrip().rstrip(";"))
+
+
+def decode_replay(page: Path) -> dict:
+    payload = REPLAY_DATA.search(page.read_text()).group(1)
+    return json.loads(zlib.decompress(base64.b64decode(payload)))
+
+
+def stored(db: Path) -> tuple[list[dict], dict]:
+    with Store(db) as store:
+        return list(store.games()), store.bots()
+
+
+def replay_pages(out: Path) -> dict[Path, int]:
+    return {page: page.stat().st_mtime_ns for page in (out / "games").rglob("*.html")}
+
+
+# ---------------------------------------------------------------- the pages
+
+
+def test_standings_match_elo_and_the_maximum_likelihood_fit(site):
+    games, bots = stored(site.db)
+    names = {bot_id: row["name"] for bot_id, row in bots.items()}
+    elo = {(row.game, row.bot_id): row for row in standings(games, names)}
+    ml, _ = ml_tables(games)
+    tables = standings_tables(site.out / "index.html")
+    assert set(tables) == {"overall", *GAMES}
+    for table, rows in tables.items():
+        assert set(rows) == {bot for (t, bot) in elo if t == table}
+        ranked = []
+        for bot_id, cells in rows.items():
+            expected = elo[table, bot_id]
+            rank, name, rating, error, _, elo_value, played, wins, losses, draws, score, forfeits, *reasons = cells
+            assert name == names[bot_id]
+            assert float(rating) == pytest.approx(ml[table][bot_id].rating, abs=1e-3)
+            assert float(error) == pytest.approx(ml[table][bot_id].error, abs=1e-3)
+            assert float(elo_value) == pytest.approx(expected.elo, abs=1e-3)
+            assert [int(played), int(wins), int(losses), int(draws), int(forfeits)] == \
+                [expected.games, expected.wins, expected.losses, expected.draws, expected.forfeits]
+            assert [int(r) for r in reasons] == [expected.forfeits_by_reason.get(r, 0)
+                                                 for r in leaderboard.FORFEIT_REASONS]
+            ranked.append((int(rank), float(rating)))
+        ranked.sort()
+        assert [r for _, r in ranked] == sorted((r for _, r in ranked), reverse=True)
+    crasher = next(b for b in bots if bots[b]["name"] == "crasher")
+    assert elo["overall", crasher].forfeits > 0
+    assert int(tables["overall"][crasher][11]) == elo["overall", crasher].forfeits
+
+
+def test_the_solo_table_shows_average_and_best_rolls(site):
+    games, bots = stored(site.db)
+    alpha = next(b for b in bots if bots[b]["name"] == "alpha")
+    rolls = [g["scores"][0] for g in games if g["players"] == 1 and g["seats"] == [alpha]]
+    assert len(rolls) == 3
+    page = (site.out / "index.html").read_text()
+    solo = page[page.index('<section id="solo">'):]
+    assert f'{sum(rolls) / 3:.2f}' in solo and f'data-value="{min(rolls)}"' in solo
+
+
+def test_head_to_head_counts_every_pair(site):
+    games, bots = stored(site.db)
+    names = {b: row["name"] for b, row in bots.items()}
+    alpha = next(b for b in bots if names[b] == "alpha")
+    beta = next(b for b in bots if names[b] == "beta")
+    record = [0, 0, 0]
+    for g in games:
+        if g["game"] == "detour" and set(g["seats"]) == {alpha, beta}:
+            mine = g["seats"].index(alpha)
+            record[0 if g["winners"] == [mine] else 2 if g["winners"] else 1] += 1
+    page = (site.out / "tables" / "detour.html").read_text()
+    assert f'title="alpha vs beta: {record[0]} wins, {record[1]} draws, {record[2]} losses;' in page
+    assert '<svg class="chart"' in page and page.count("<polyline") == len(
+        {b for g in games if g["game"] == "detour" for b in g["seats"]})
+
+
+def test_bot_and_version_pages_list_the_record_and_the_forfeits(site):
+    games, bots = stored(site.db)
+    crasher = next(b for b in bots if bots[b]["name"] == "crasher")
+    info = leaderboard.BotInfo(crasher, "crasher", bots[crasher]["content_hash"][:12])
+    assert (site.out / info.name_page).is_file()
+    page = (site.out / info.page).read_text()
+    forfeited = [g for g in games if g["forfeit_seat"] is not None and g["seats"][g["forfeit_seat"]] == crasher]
+    assert forfeited and all(g["termination"] == "crash" for g in forfeited)
+    section = page[page.index('id="forfeits"'):]
+    links = re.findall(r'class="game-link" href="\.\./\.\./([^"]+)"', section)
+    assert sorted(links) == sorted(leaderboard.game_path(g["key"]) for g in forfeited)
+    assert all((site.out / link).is_file() for link in links)
+    logs = re.findall(r'class="log-link" href="\.\./\.\./(logs/[0-9a-f]+\.html)"', section)
+    assert len(logs) == len(forfeited)
+    log_page = (site.out / logs[0]).read_text()
+    assert str(escape(STDERR_XSS)) in log_page and STDERR_XSS not in log_page
+    assert section.count("crash</span>") == len(forfeited)
+    chart = page[page.index('id="record-overall"'):page.index('id="forfeits"')]
+    points = re.search(r'<polyline[^>]*points="([^"]*)"', chart).group(1).split()
+    assert len(points) == sum(1 for g in games if crasher in g["seats"] and g["players"] > 1)
+
+
+def test_every_game_has_a_page_whose_replay_is_the_engines(site):
+    games, bots = stored(site.db)
+    data = games_data(site.out)
+    assert len(data["rows"]) == len(games)
+    by_finish = sorted(games, key=lambda g: g["finished_at"])
+    assert [row[0] for row in data["rows"]] == [leaderboard.game_id(g["key"]) for g in by_finish]
+    with Store(site.db) as store:
+        for game in games:
+            page = site.out / leaderboard.game_path(game["key"])
+            replayed = decode_replay(page)
+            events = store.events(game["key"])
+            assert replayed["events"] == events
+            expected = [s.to_json() for s in replay(GAMES[game["game"]], game["players"], game["options"], events)]
+            state = None
+            for patch, want in zip(replayed["patches"], expected, strict=True):
+                state = patch if state is None else leaderboard.apply_patch(state, patch)
+                assert state == want
+
+
+def test_whatever_comes_from_a_bot_is_escaped(site):
+    pages = list(site.out.rglob("*.html"))
+    for page in pages:
+        text = page.read_text()
+        assert XSS_NAME not in text and IMG_NAME not in text and STDERR_XSS not in text, page
+    index = (site.out / "index.html").read_text()
+    assert str(escape(XSS_NAME)) in index and str(escape(IMG_NAME)) in index
+    script = (site.out / "data" / "games.js").read_text()
+    assert "<" not in script and ">" not in script
+    assert XSS_NAME in [bot[1] for bot in games_data(site.out)["bots"]]
+    for path in site.out.rglob("*"):
+        assert re.fullmatch(r"[A-Za-z0-9._/-]+", path.relative_to(site.out).as_posix()), path
+
+
+def test_links_between_pages_resolve(site):
+    broken = []
+    for page in site.out.rglob("*.html"):
+        if page.parent.parent.name == "games" and page.name != "index.html":
+            continue  # 100s of replay pages link alike; the first few are enough
+        for target in re.findall(r'(?:href|src)="([^"#?:]+)[^"]*"', page.read_text()):
+            if not (page.parent / target).resolve().is_file():
+                broken.append((page.relative_to(site.out), target))
+    for page in sorted((site.out / "games").rglob("*.html"))[:5]:
+        for target in re.findall(r'(?:href|src)="([^"#?:]+)[^"]*"', page.read_text()):
+            if not (page.parent / target).resolve().is_file():
+                broken.append((page.relative_to(site.out), target))
+    assert not broken
+
+
+# ---------------------------------------------------------------- writing
+
+
+def test_replays_are_written_once_and_kept_while_nothing_changes(copy):
+    with Store(copy.db) as store:
+        leaderboard.build(store, copy.out)
+    first = replay_pages(copy.out)
+    assert first
+    time.sleep(0.05)
+    with Store(copy.db) as store:
+        leaderboard.build(store, copy.out)
+    assert replay_pages(copy.out) == first
+    # a new game: only its page is written
+    final, events = random_playout(GAMES["slyyde"], 2, 4242)
+    outcome = final.outcome()
+    games, bots = stored(copy.db)
+    seats = tuple(sorted(bots)[:2])
+    record = GameRecord(Job("extra/1", "slyyde", seats, 4242, 9, 10_000), events, outcome.winners,
+                        Termination.NORMAL if outcome.ending == "normal" else Termination.TURN_CAP)
+    with Store(copy.db, writer=True) as store:
+        assert store.add_game(record)
+    with Store(copy.db) as store:
+        leaderboard.build(store, copy.out)
+    after = replay_pages(copy.out)
+    new = copy.out / leaderboard.game_path("extra/1")
+    assert set(after) == set(first) | {new}
+    assert all(after[page] == first[page] for page in first)
+
+
+def test_worker_processes_write_the_same_replays(copy, tmp_path, monkeypatch):
+    with Store(copy.db) as store:
+        leaderboard.build(store, copy.out)
+    monkeypatch.setattr(leaderboard, "PARALLEL_FROM", 2)
+    with Store(copy.db) as store:
+        leaderboard.build(store, tmp_path / "parallel")
+    serial = {p.relative_to(copy.out): p.read_bytes() for p in replay_pages(copy.out)}
+    parallel = {p.relative_to(tmp_path / "parallel"): p.read_bytes() for p in replay_pages(tmp_path / "parallel")}
+    assert serial == parallel and len(serial) > 2
+
+
+def test_a_new_replay_format_rewrites_every_replay(copy, monkeypatch):
+    with Store(copy.db) as store:
+        leaderboard.build(store, copy.out)
+    first = replay_pages(copy.out)
+    time.sleep(0.05)
+    monkeypatch.setattr(leaderboard, "REPLAY_FORMAT", leaderboard.REPLAY_FORMAT + 1000)
+    with Store(copy.db) as store:
+        leaderboard.build(store, copy.out)
+    after = replay_pages(copy.out)
+    assert set(after) == set(first) and all(after[p] != first[p] for p in first)
+
+
+def test_a_record_that_does_not_replay_gets_a_page_that_says_so(copy):
+    _, bots = stored(copy.db)
+    seats = tuple(sorted(bots)[:2])
+    _, events = random_playout(GAMES["detour"], 2, 3)
+    broken = events[:5] + [{"kind": "decision", "seat": 7, "offered": [{"x": 1}], "chosen": 0}]
+    with Store(copy.db, writer=True) as store:
+        store.add_game(GameRecord(Job("broken/1", "detour", seats, 3, 0, 20_000), broken, (0,),
+                                  Termination.ILLEGAL, 1, "made up"))
+        store.add_game(GameRecord(Job("chess/1", "chess", seats, 3, 0, 20_001), [], (), Termination.NORMAL))
+    with Store(copy.db) as store:
+        leaderboard.build(store, copy.out)
+    page = (copy.out / leaderboard.game_path("broken/1")).read_text()
+    assert "does not replay on this engine after step 5" in page
+    assert decode_replay(copy.out / leaderboard.game_path("broken/1"))["events"] == broken[:5]
+    assert "no &#39;chess&#39; engine" in (copy.out / leaderboard.game_path("chess/1")).read_text()
+
+
+def test_pages_of_games_no_longer_stored_are_removed(copy, tmp_path):
+    with Store(copy.db) as store:
+        leaderboard.build(store, copy.out)
+    assert replay_pages(copy.out)
+    empty = tmp_path / "empty.db"
+    Store(empty, writer=True).close()
+    with Store(empty) as store:
+        leaderboard.build(store, copy.out)
+    assert replay_pages(copy.out) == {}
+    assert "No games yet" in (copy.out / "index.html").read_text()
+
+
+def test_a_failed_write_leaves_the_old_page_and_no_litter(tmp_path, monkeypatch):
+    page = tmp_path / "page.html"
+    leaderboard.write_atomically(page, "old")
+
+    def crash(*args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError):
+        leaderboard.write_atomically(page, "new " * 10_000)
+    assert page.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["page.html"]
+
+
+# ---------------------------------------------------------------- pieces
+
+
+def test_patches_round_trip():
+    old = {"a": 1, "b": [1, 2, {"c": 3}], "d": {"e": [1]}, "gone": 0}
+    new = {"a": 1, "b": [1, 5, {"c": 4}], "d": {"e": [1, 2]}, "f": {"g": None}}
+    patch = leaderboard.state_patch(old, new)
+    assert leaderboard.apply_patch(old, patch) == new
+    assert "a" not in patch["$d"] and patch["$x"] == ["gone"]
+
+
+def test_statistics_for_head_to_head():
+    low, high = leaderboard.wilson(0.5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)  # the textbook Wilson interval
+    assert leaderboard.wilson(1.0, 4)[1] == 1.0 and leaderboard.wilson(0.0, 0) == (0.0, 1.0)
+    pair = leaderboard.Pair(wins=10, draws=3, losses=0)
+    assert leaderboard.superiority(pair) == pytest.approx(0.99922, abs=1e-5)
+    assert leaderboard.evidence_class(leaderboard.superiority(pair)) == "ev-strong-win"
+    assert leaderboard.evidence_class(0.5) == "ev-none"
+
+
+def test_history_chart_escapes_labels_and_thins_long_series():
+    points = [(n, 1500 + (n % 7)) for n in range(1, 5001)]
+    svg = str(leaderboard.history_svg([(XSS_NAME, points, "#123456")], band=(1480, 1520)))
+    assert XSS_NAME not in svg and str(escape(XSS_NAME)) in svg
+    coordinates = re.search(r'points="([^"]*)"', svg).group(1).split()
+    assert len(coordinates) == leaderboard.MAX_CHART_POINTS
+    assert '<rect class="band"' in svg
+
+
+def test_bot_folders_are_safe_and_distinct():
+    names = [XSS_NAME, "a b", "a_b", "A_b", "../../etc", "", "ünïcødé"]
+    folders = [leaderboard.BotInfo(f"{n}@1", n, "1").folder for n in names]
+    assert len(set(f.lower() for f in folders)) == len(names)
+    assert all(re.fullmatch(r"bots/[A-Za-z0-9_-]+", f) for f in folders)
+
+
+def test_a_long_forfeit_list_shows_the_latest_and_links_to_all(copy, monkeypatch):
+    monkeypatch.setattr(leaderboard, "FORFEITS_SHOWN", 2)
+    with Store(copy.db) as store:
+        leaderboard.build(store, copy.out)
+    games, bots = stored(copy.db)
+    crasher = next(b for b in bots if bots[b]["name"] == "crasher")
+    info = leaderboard.BotInfo(crasher, "crasher", bots[crasher]["content_hash"][:12])
+    section = (copy.out / info.page).read_text().split('id="forfeits"')[1]
+    forfeited = sorted((g for g in games if g["forfeit_seat"] is not None
+                        and g["seats"][g["forfeit_seat"]] == crasher), key=lambda g: g["finished_at"])
+    assert f"The latest 2 of {len(forfeited)}." in section
+    links = re.findall(r'class="game-link" href="\.\./\.\./([^"]+)"', section)
+    assert links == [leaderboard.game_path(g["key"]) for g in forfeited[::-1][:2]]
+    assert f"games.html#bot=v%3A{crasher.replace('@', '%40')}&amp;result=forfeit" in section
