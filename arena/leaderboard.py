@@ -51,7 +51,7 @@ from markupsafe import Markup, escape
 from arena import mlratings
 from arena.games import GAMES
 from arena.games.base import IllegalAction, InvalidOptions
-from arena.ratings import INITIAL, OVERALL, Standing, _rate
+from arena.ratings import INITIAL, OVERALL, Standing, rate_game
 from arena.record import replay
 from arena.referee import FORFEITS
 from arena.store import Store
@@ -85,7 +85,8 @@ def write_atomically(path: Path, text: str) -> None:
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
     except BaseException:
-        os.unlink(temporary)
+        if os.path.exists(temporary):  # interrupted after the replace, nothing to clean
+            os.unlink(temporary)
         raise
 
 
@@ -257,7 +258,7 @@ def _rate_game(model: Model, game: dict[str, Any], names: dict[str, str]) -> Non
     seats, winners = game["seats"], set(game["winners"])
     for table in (game["game"], OVERALL):
         standings = model.elo.setdefault(table, {})
-        _rate(standings, table, game, names)
+        rate_game(standings, table, game, names)
         index = model.table_games[table] = model.table_games.get(table, 0) + 1
         for bot_id in dict.fromkeys(seats):
             model.history.setdefault((table, bot_id), []).append((index, standings[bot_id].elo))

@@ -55,12 +55,15 @@ def standings(games: Iterable[dict[str, Any]], names: dict[str, str]) -> list[St
         if game["players"] < 2:
             continue
         for table in (game["game"], OVERALL):
-            _rate(tables.setdefault(table, {}), table, game, names)
+            rate_game(tables.setdefault(table, {}), table, game, names)
     order = sorted(tables, key=lambda t: (t == OVERALL, t))
     return [s for t in order for s in sorted(tables[t].values(), key=lambda s: (-s.elo, s.name, s.bot_id))]
 
 
-def _rate(table: dict[str, Standing], name: str, game: dict[str, Any], names: dict[str, str]) -> None:
+def rate_game(table: dict[str, Standing], name: str, game: dict[str, Any], names: dict[str, str]) -> None:
+    """Update ``table`` (the standings of one table, by bot id) with one
+    stored game. The leaderboard's rating history steps through the same
+    function, so chart and table always agree."""
     seats = game["seats"]
     rows = [table.setdefault(b, Standing(b, names.get(b, b), name)) for b in seats]
     winners = set(game["winners"])
