@@ -1,0 +1,196 @@
+"""The bundled bots as real processes through the real referee: every bot
+plays every registered game legally, the search bot keeps to its time and
+can replay a game exactly, the stronger bots beat the random one where the
+game leaves room for skill, and the JavaScript helper works."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from arena.botproc import BotSpec, Limits
+from arena.discovery import discover
+from arena.games import GAMES, get_game
+from arena.games.base import CHANCE
+from arena.games.dice import DiceStreams
+from arena.match import play_match
+from arena.protocol import BotSeat
+from arena.record import replay
+from arena.referee import FORFEITS, Job, Termination
+from arena.scheduler import Entrant, plan_round_robin
+
+REPO = Path(__file__).resolve().parent.parent
+BOTS = REPO / "bots"
+BUNDLED = ("greedy_bot", "random_bot", "random_bot_js", "search_bot")
+SHORT = Limits(move_timeout=0.1)
+
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+
+@pytest.fixture(scope="module")
+def specs() -> dict[str, BotSpec]:
+    found = {spec.name: spec for spec in discover([BOTS])}
+    assert set(BUNDLED) <= set(found), f"missing bundled bots: {set(BUNDLED) - set(found)}"
+    return found
+
+
+def pairs(a: BotSpec, b: BotSpec, game: str, rounds: int, seed: int) -> list[Job]:
+    entrants = [Entrant(a, frozenset([game])), Entrant(b, frozenset([game]))]
+    return plan_round_robin(entrants, [game], rounds, seed)
+
+
+def play_all(matches: list[list[Job]], specs: list[BotSpec], limits: Limits) -> list:
+    """Matches side by side (the bots are processes; threads only wait)."""
+    by_id = {spec.bot_id: spec for spec in specs}
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        played = pool.map(lambda jobs: list(play_match(jobs, by_id, limits, None)), matches)
+        return [record for records in played for record in records]
+
+
+def assert_legal(record) -> None:
+    assert record.termination not in FORFEITS, (
+        f"{record.job.key}: seat {record.forfeit_seat} forfeited: "
+        f"{record.termination.value} ({record.detail})")
+    game = get_game(record.job.game)
+    *_, final = replay(game, len(record.job.seats), record.job.options, record.events)
+    assert final.is_terminal()
+
+
+def points(record, bot_id: str) -> float:
+    if not record.winners:
+        return 0.5
+    seat = record.job.seats.index(bot_id)
+    return 1.0 / len(record.winners) if seat in record.winners else 0.0
+
+
+@needs_node
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_bundled_bot_plays_every_game_legally(game, specs):
+    """Each bundled bot plays a seat-swapped pair, and all four share one
+    table where the game takes four, at a tenth of a second a move."""
+    bot = {name: specs[name] for name in BUNDLED}
+    matches = [pairs(bot["random_bot_js"], bot["greedy_bot"], game, 1, seed=11),
+               pairs(bot["search_bot"], bot["random_bot"], game, 1, seed=12)]
+    if get_game(game).max_players >= 4:
+        seats = tuple(bot[name].bot_id for name in BUNDLED)
+        matches.append([Job(f"four/{game}", game, seats, seed=13)])
+    records = play_all(matches, list(bot.values()), SHORT)
+    assert len(records) == sum(len(m) for m in matches)
+    for record in records:
+        assert_legal(record)
+        assert record.decisions > 0 or game == "slyyde"
+
+
+def a_position(game_name: str, least_actions: int, seed: int = 3):
+    """A two-player position with at least ``least_actions`` choices,
+    reached by random play."""
+    import random
+
+    game = get_game(game_name)
+    state = game.new_state(2)
+    dice, chooser = DiceStreams(seed), random.Random(seed)
+    while True:
+        if state.current_player() == CHANCE:
+            state.apply_chance(dice.draw(state.chance_request()))
+            continue
+        if len(state.legal_actions()) >= least_actions:
+            return state
+        state.apply_action(chooser.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("timeout", [0.05, 0.3])
+def test_search_bot_answers_in_time_and_uses_it(timeout, specs):
+    """Asked directly through a bot seat, the search bot answers before the
+    deadline and spends a good part of it searching (it is anytime)."""
+    state = a_position("roundabout", least_actions=8)
+    seat_number = state.current_player()
+    seat = BotSeat(specs["search_bot"], Limits(move_timeout=timeout))
+    job = Job("timing", "roundabout", ("a", "b"), seed=5)
+    try:
+        seat.start_game(job, seat_number, state)
+        for _ in range(3):
+            started = time.perf_counter()
+            chosen = seat.decide(state, state.legal_actions(), timeout)  # raises BotTimeout if late
+            elapsed = time.perf_counter() - started
+            assert 0 <= chosen < len(state.legal_actions())
+            assert 0.3 * timeout < elapsed < timeout
+    finally:
+        seat.close()
+
+
+def test_search_bot_with_a_fixed_budget_replays_a_game_exactly(specs):
+    search = specs["search_bot"]
+    fixed = BotSpec("search_fixed", (*search.command, "--samples", "20"), search.path, "f" * 64)
+    jobs = pairs(fixed, specs["greedy_bot"], "detour", 1, seed=21)
+    first = play_all([jobs], [fixed, specs["greedy_bot"]], Limits(move_timeout=2.0))
+    second = play_all([jobs], [fixed, specs["greedy_bot"]], Limits(move_timeout=2.0))
+    assert [r.events for r in first] == [r.events for r in second]
+    for record in first:
+        assert_legal(record)
+
+
+@needs_node
+def test_random_js_bot_replays_a_game_exactly(specs):
+    jobs = pairs(specs["random_bot_js"], specs["random_bot"], "roundabout", 1, seed=31)
+    bots = [specs["random_bot_js"], specs["random_bot"]]
+    first, second = play_all([jobs], bots, SHORT), play_all([jobs], bots, SHORT)
+    assert [r.events for r in first] == [r.events for r in second]
+
+
+@pytest.mark.parametrize("game, strong, rounds", [
+    ("roundabout", "greedy_bot", 2), ("ciclovia", "greedy_bot", 1), ("roundabout", "search_bot", 1)])
+def test_stronger_bots_beat_random(game, strong, rounds, specs):
+    """Where skill dominates the dice (see bench/ladder.py for the full
+    ladder), a small sample is enough."""
+    matches = [pairs(specs[strong], specs["random_bot"], game, 1, seed=41 + n) for n in range(rounds)]
+    records = play_all(matches, [specs[strong], specs["random_bot"]], Limits(move_timeout=0.2))
+    score = sum(points(r, specs[strong].bot_id) for r in records) / len(records)
+    for record in records:
+        assert_legal(record)
+    assert score >= 0.75, f"{strong} scored only {score:.2f} against random_bot at {game}"
+
+
+HELPER_BOT = """
+const { run } = require("./arena_bot.js");
+let events = 0;
+run("helper_bot", ["slyyde", "detour"],
+    (state, actions, timeoutMs, random) => {
+      if (typeof timeoutMs !== "number" || events === 0) throw new Error("no updates seen");
+      return actions[Math.floor(random() * actions.length)];
+    },
+    (event) => { events += 1; });
+"""
+
+
+@needs_node
+def test_javascript_helper_runs_a_bot(tmp_path, specs):
+    """A folder bot built on protocol/helpers/arena_bot.js, asking for
+    updates, plays legally through the referee."""
+    folder = tmp_path / "bots" / "helper_bot"
+    folder.mkdir(parents=True)
+    shutil.copy(REPO / "protocol" / "helpers" / "arena_bot.js", folder / "arena_bot.js")
+    (folder / "bot.js").write_text(HELPER_BOT)
+    (folder / "bot.json").write_text(json.dumps({"command": ["node", "bot.js"]}))
+    helper = discover([tmp_path / "bots"])[0]
+    records = play_all([pairs(helper, specs["random_bot"], "detour", 1, seed=51)],
+                       [helper, specs["random_bot"]], SHORT)
+    assert len(records) == 2
+    for record in records:
+        assert_legal(record)
+        assert record.termination == Termination.NORMAL or record.termination == Termination.TURN_CAP
+
+
+def test_search_bot_refuses_bad_arguments():
+    import subprocess
+
+    result = subprocess.run([sys.executable, str(BOTS / "search_bot.py"), "--samples", "0"],
+                            capture_output=True, text=True, input="", timeout=60)
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--samples" in lines[0]
