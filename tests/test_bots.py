@@ -104,7 +104,7 @@ def a_position(game_name: str, least_actions: int, seed: int = 3):
         state.apply_action(chooser.choice(state.legal_actions()))
 
 
-@pytest.mark.parametrize("timeout", [0.05, 0.3])
+@pytest.mark.parametrize("timeout", [0.1, 0.4])
 def test_search_bot_answers_in_time_and_uses_it(timeout, specs):
     """Asked directly through a bot seat, the search bot answers before the
     deadline and spends a good part of it searching (it is anytime)."""
