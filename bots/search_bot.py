@@ -10,7 +10,8 @@ of it (``clone``, ``legal_actions``, ``apply_action``, ``chance_request``,
    wheel to turn, steps and dice to take), so the bot first lists every
    sequence of its own decisions to the end of its turn and keeps the
    distinct positions they reach, each scored by the evaluation that the
-   greedy bot uses (bots/greedy_bot.py: each seat's chance of winning). The
+   greedy bot uses (arena/heuristics.py, described in bots/greedy_bot.py:
+   each seat's chance of winning). The
    best few are the candidates; the greedy bot would play the first.
 2. **Chance nodes.** Each candidate's value is the average, over sampled
    dice, of what follows: the opponents' turns (each decision taken by its
@@ -41,7 +42,6 @@ the same way every time:
     python bots/search_bot.py --time-share 0.5   # half the move time
 
 (a fixed budget is still cut at 90% of the move time rather than forfeit).
-It imports its evaluations from greedy_bot.py, which must sit beside it.
 """
 
 from __future__ import annotations
@@ -54,15 +54,12 @@ import random
 import resource
 import sys
 import time
-from pathlib import Path
 from typing import Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import greedy_bot  # noqa: E402  (beside this file)
-from arena.games import GAMES, get_game  # noqa: E402
-from arena.games.base import CHANCE, State  # noqa: E402
-from arena.games.dice import DiceStreams  # noqa: E402
+from arena.games import GAMES, get_game
+from arena.games.base import CHANCE, State
+from arena.games.dice import DiceStreams
+from arena.heuristics import evaluator
 
 NAME = "search_bot"
 TIME_SHARE = 0.65        # of timeout_ms
@@ -108,7 +105,7 @@ class Search:
     """One game's searcher: the evaluation, the generator, the plan being played."""
 
     def __init__(self, game_name: str, seed: int, horizon: int | None = None) -> None:
-        self.evaluate: Callable[[State], list[float]] = greedy_bot.evaluator(game_name)
+        self.evaluate: Callable[[State], list[float]] = evaluator(game_name)
         self.rng = random.Random(seed)
         self.horizon = horizon or HORIZONS.get(game_name, 1)
         self.following: list[tuple[str, int]] = []
@@ -281,7 +278,7 @@ def main(argv: list[str]) -> None:
         kind = message.get("type")
         if kind == "hello":
             for name in GAMES:  # the evaluation tables are built now, inside the start-up limit
-                greedy_bot.evaluator(name)
+                evaluator(name)
             reply = {"type": "hello", "name": arguments.name, "games": sorted(GAMES)}
         elif kind == "game_start":
             game = get_game(message["game"])

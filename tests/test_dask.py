@@ -467,6 +467,21 @@ def test_a_shipped_bot_runs_from_its_bundle_after_the_original_is_gone(tmp_path)
     assert unpack_bot(bundles[0], cache) == alpha  # unpacked once per content hash
 
 
+def test_every_bundled_bot_runs_shipped_alone(tmp_path):
+    """What a worker gets is the bot's own files: the house bots need
+    nothing from the bots folder beside them (the arena package is there)."""
+    from arena.dask_executor import pack_bot, unpack_bot
+
+    for spec in discover([REPO / "bots"]):
+        shipped = unpack_bot(pack_bot(spec), tmp_path / "cache")
+        assert str(REPO / "bots") not in " ".join(shipped.command)
+        process = BotProcess(shipped, Limits())
+        try:
+            assert handshake(process, 30)["games"], spec.name
+        finally:
+            process.close()
+
+
 def test_a_bot_damaged_in_transit_or_changed_since_discovery_is_refused(tmp_path):
     from arena.dask_executor import pack_bot, unpack_bot
 
