@@ -13,8 +13,10 @@ independent luck. The issue's targets are checked: search beats greedy by
 at least 65%, greedy beats random by at least 70%.
 
 Evidence where luck rules (``--deep``): the search bot with a much longer
-move time, against random and against greedy, shows the best score the game
-allows.
+move time, against random and against greedy (and greedy against random on
+the same seeds), shows the best score the game allows; the section ends with
+the score against random that beating greedy by the target would take if
+strengths add up as Elo differences.
 
 Duplicate dice: for one pair of bots per game, the same number of games is
 played twice, once as seat-swapped pairs on one seed and once with every
@@ -249,6 +251,8 @@ def run(args: argparse.Namespace) -> None:
         raise ArenaError("move times must be positive")
     names = [n.strip() for n in args.ladder.split(",") if n.strip()]
     limits = Limits(move_timeout=args.move_timeout, cpu_seconds=args.cpu_seconds)
+    if args.deep and not set(LADDER) <= set(names):
+        raise ArenaError(f"--deep needs {', '.join(LADDER)} in the ladder")
     bots = load_bots([args.bots], names, limits)
     print(f"# python bench/ladder.py {' '.join(sys.argv[1:])}")
     print(f"# move timeout {args.move_timeout:g} s, seed {args.seed}, {args.jobs} jobs, "
@@ -278,21 +282,39 @@ def ladder(args, games: list[str], names: list[str], bots: dict[str, BotSpec], l
 
 
 def evidence(args, games: list[str], bots: dict[str, BotSpec]) -> None:
-    """The search bot with a much longer move time against random and greedy."""
+    """The search bot with a much longer move time against random and
+    greedy, and greedy against random on the same seeds; then what the
+    search-over-greedy target would need against random if strengths add up
+    as Elo has them, beside what the deep search reaches."""
     limits = Limits(move_timeout=args.deep_timeout, cpu_seconds=args.cpu_seconds)
     deep = slower(bots["search_bot"], "deep_search", ["--time-share", "0.85", "--name", "deep_search"])
+    random_bot, greedy = bots["random_bot"], bots["greedy_bot"]
+    target = TARGETS[("search_bot", "greedy_bot")]
     for game in games:
         started = time.monotonic()
-        opponents = [bots[name] for name in ("random_bot", "greedy_bot") if name in bots]
         jobs = []
-        for opponent in opponents:
-            jobs += ladder_jobs([deep, opponent], game, args.deep_pairs, args.seed + 1)
-        records = play(jobs, [deep, *opponents], limits, args.jobs, f"deep {game}")
+        for pairing in ([deep, random_bot], [deep, greedy], [greedy, random_bot]):
+            jobs += ladder_jobs(pairing, game, args.deep_pairs, args.seed + 1)
+        records = play(jobs, [deep, random_bot, greedy], limits, args.jobs, f"deep {game}")
         print_header(f"{game}, deep search at {args.deep_timeout:g} s a move: {args.deep_pairs} "
                      f"seat-swapped pairs per row ({time.monotonic() - started:.0f} s)")
-        for opponent in opponents:
-            print_row(results(records, deep, opponent, game))
-        print(flush=True)
+        rows = [results(records, deep, random_bot, game), results(records, deep, greedy, game),
+                results(records, greedy, random_bot, game)]
+        for row in rows:
+            print_row(row)
+        needed = from_elo(to_elo(rows[2].score()) + to_elo(target))
+        print(f"  a bot scoring {target:.0%} against greedy would score {needed:.3f} against random "
+              f"(Elo differences adding up); the deep search scores {rows[0].score():.3f}\n", flush=True)
+
+
+def to_elo(score: float) -> float:
+    """The Elo difference that predicts ``score`` (kept off the ends)."""
+    score = min(max(score, 1e-3), 1 - 1e-3)
+    return 400 * math.log10(score / (1 - score))
+
+
+def from_elo(difference: float) -> float:
+    return 1 / (1 + 10 ** (-difference / 400))
 
 
 def duplicate(args, games: list[str], bots: dict[str, BotSpec], limits: Limits) -> None:
