@@ -21,7 +21,8 @@ strengths add up as Elo differences.
 Duplicate dice: for one pair of bots per game, the same number of games is
 played twice, once as seat-swapped pairs on one seed and once with every
 game on its own seed (seats still alternating). From each design's own
-spread, the number of games needed for a 95% interval of +-5% on the score.
+spread, the number of games needed for a 95% interval of +-5% on the score,
+and how sure the saving is (spreads estimated from a finite number of pairs).
 
     python bench/ladder.py --pairs 50 --move-timeout 0.25 --jobs 2
     python bench/ladder.py --games slyyde --deep slyyde --deep-timeout 2 --deep-pairs 100
@@ -335,16 +336,29 @@ def duplicate(args, games: list[str], bots: dict[str, BotSpec], limits: Limits) 
     print(f"duplicate dice: games needed for a 95% interval of +-{MARGIN:.0%} on the score "
           f"({args.duplicate_pairs} pairs of games per design, {args.duplicate_timeout:g} s a move)")
     print(f"  {'game':11} {'pair':28} {'score':>6} {'paired seeds':>22} {'independent seeds':>22} "
-          f"{'saving':>7}")
+          f"{'saving':>7} {'95% range':>14}")
     for game, paired, independent in rows:
         need_paired, spread_paired = games_needed(paired.pair_means(), 2)
         need_independent, spread_independent = games_needed(independent.pair_means(), 2)
         saving = need_independent / need_paired if need_paired else math.inf
+        low, high = saving_range(spread_independent, spread_paired, len(paired.pairs),
+                                 len(independent.pairs))
         print(f"  {game:11} {paired.a + ' vs ' + paired.b:28} {paired.score():6.3f} "
               f"{need_paired:9} (sd {spread_paired:.3f}) {need_independent:9} "
-              f"(sd {spread_independent:.3f}) {saving:6.2f}x")
-    print("  sd: spread of the score of one pair of games; games = 2 * (1.96 * sd / 0.05)^2",
-          flush=True)
+              f"(sd {spread_independent:.3f}) {saving:6.2f}x  [{low:.2f}, {high:.2f}]")
+    print("  sd: spread of the score of one pair of games; games = 2 * (1.96 * sd / 0.05)^2;\n"
+          "  95% range: of the variance ratio, each variance estimated from its own pairs", flush=True)
+
+
+def saving_range(spread_a: float, spread_b: float, units_a: int, units_b: int) -> tuple[float, float]:
+    """95% range of the ratio of two variances estimated from ``units_a``
+    and ``units_b`` samples, from the normal approximation of the log of a
+    sample variance (standard error sqrt(2 / (n - 1)))."""
+    if not spread_a or not spread_b:
+        return math.nan, math.nan
+    ratio = (spread_a / spread_b) ** 2
+    error = math.sqrt(2 / (units_a - 1) + 2 / (units_b - 1))
+    return ratio * math.exp(-Z95 * error), ratio * math.exp(Z95 * error)
 
 
 if __name__ == "__main__":
