@@ -44,9 +44,16 @@ def tournament_args(game: str, db: str = "arena.db") -> list[str]:
 
 def start_arena(args: list[str], cwd: Path) -> subprocess.Popen:
     """The CLI as a real process in a session of its own (so a test can
-    signal it and its workers the way a terminal does)."""
+    signal it and its workers the way a terminal does), with Ctrl-C's
+    default disposition even when the tests themselves run in the
+    background of a shell, which starts them with SIGINT ignored."""
     return subprocess.Popen([*ARENA, *args], cwd=cwd, env=dict(os.environ, PYTHONPATH=str(REPO)),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_default_sigint)
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def stored(db: Path) -> dict[str, tuple]:
