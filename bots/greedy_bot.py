@@ -53,16 +53,14 @@ blocks and bear-offs are seen through the positions they leave.
 
 from __future__ import annotations
 
-import json
 import math
 import random
-import sys
 import time
 from typing import Callable
 
-from arena.games import GAMES, get_game
 from arena.games.base import State
 from arena.heuristics import evaluator
+from arena.housebot import serve
 
 NAME = "greedy_bot"
 PLAN_BUDGET = 3000      # own-turn positions expanded per decision, at most
@@ -111,34 +109,23 @@ def choose(state: State, evaluate, rng: random.Random, deadline: float = math.in
 
 # ---------------------------------------------------------------- protocol
 
-def main() -> None:
-    rng = random.Random()
-    game = evaluate = None
-    for line in sys.stdin:
-        message = json.loads(line)
-        kind = message.get("type")
-        if kind == "hello":
-            for name in GAMES:  # the tables are built now, inside the start-up limit
-                evaluator(name)
-            reply = {"type": "hello", "name": NAME, "games": sorted(GAMES)}
-        elif kind == "game_start":
-            rng.seed(message["seed"])
-            game = get_game(message["game"])
-            evaluate = evaluator(message["game"])
-            continue
-        elif kind == "decide":
-            deadline = time.perf_counter() + TIME_SHARE * message["timeout_ms"] / 1000
-            state = game.state_from_json(message["state"])
-            action = state.legal_actions()[choose(state, evaluate, rng, deadline)]
-            offered = message["actions"]
-            reply = {"type": "action", "action": action if action in offered else offered[0]}
-        elif kind == "bye":
-            return
-        else:
-            continue
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+class Greedy:
+    """The player the shared protocol loop asks (arena/housebot.py)."""
+
+    def __init__(self) -> None:
+        self.rng = random.Random()
+        self.evaluate: Callable[[State], list[float]] | None = None
+
+    def start(self, game_name: str, seed: int) -> None:
+        self.rng.seed(seed)
+        self.evaluate = evaluator(game_name)
+
+    def decide(self, state: State, seconds: float, received: float) -> int:
+        return choose(state, self.evaluate, self.rng, received + TIME_SHARE * seconds)
+
+    def end(self) -> None:
+        self.evaluate = None
 
 
 if __name__ == "__main__":
-    main()
+    serve(NAME, Greedy())

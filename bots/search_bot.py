@@ -56,10 +56,10 @@ import sys
 import time
 from typing import Callable
 
-from arena.games import GAMES, get_game
 from arena.games.base import CHANCE, State
 from arena.games.dice import DiceStreams
 from arena.heuristics import evaluator
+from arena.housebot import serve
 
 NAME = "search_bot"
 TIME_SHARE = 0.65        # of timeout_ms
@@ -268,48 +268,35 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     return arguments
 
 
+class Searcher:
+    """The player the shared protocol loop asks (arena/housebot.py): a
+    fresh search per game, thinking within the move time and the CPU limit."""
+
+    def __init__(self, arguments: argparse.Namespace) -> None:
+        self.arguments = arguments
+        self.search: Search | None = None
+
+    def start(self, game_name: str, seed: int) -> None:
+        self.search = Search(game_name, seed, self.arguments.horizon)
+
+    def decide(self, state: State, seconds: float, received: float) -> int:
+        share = self.arguments.time_share if self.arguments.samples is None else HARD_SHARE
+        think = min(share * seconds - OVERHEAD, cpu_allowance())
+        gc.disable()
+        try:
+            return self.search.decide(state, received + max(0.0, think), self.arguments.samples)
+        finally:
+            gc.enable()
+
+    def end(self) -> None:
+        self.search = None
+        gc.collect()
+
+
 def main(argv: list[str]) -> None:
     arguments = parse_arguments(argv)
     gc.freeze()
-    game = search = None
-    for line in sys.stdin:
-        received = time.perf_counter()
-        message = json.loads(line)
-        kind = message.get("type")
-        if kind == "hello":
-            for name in GAMES:  # the evaluation tables are built now, inside the start-up limit
-                evaluator(name)
-            reply = {"type": "hello", "name": arguments.name, "games": sorted(GAMES)}
-        elif kind == "game_start":
-            game = get_game(message["game"])
-            search = Search(message["game"], message["seed"], arguments.horizon)
-            continue
-        elif kind == "decide":
-            seconds = message["timeout_ms"] / 1000
-            allowance = cpu_allowance()
-            if arguments.samples is None:
-                think = min(arguments.time_share * seconds - OVERHEAD, allowance)
-            else:
-                think = min(HARD_SHARE * seconds - OVERHEAD, allowance)
-            state = game.state_from_json(message["state"])
-            gc.disable()
-            try:
-                index = search.decide(state, received + max(0.0, think), arguments.samples)
-            finally:
-                gc.enable()
-            action = state.legal_actions()[index]
-            offered = message["actions"]
-            reply = {"type": "action", "action": action if action in offered else offered[0]}
-        elif kind == "game_end":
-            search = None
-            gc.collect()
-            continue
-        elif kind == "bye":
-            return
-        else:
-            continue
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+    serve(arguments.name, Searcher(arguments))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,65 @@
+"""The protocol loop the house bots share (bots/greedy_bot.py,
+bots/search_bot.py).
+
+It answers the referee on stdin/stdout until ``bye`` or the end of input:
+``hello`` with every registered game (the evaluation tables are built then,
+inside the start-up limit), ``decide`` with the action the player picks
+among the state's legal actions (the offered list's first action if the
+engine and the referee ever disagreed), and it tells the player when a game
+starts and ends. A bot that is not one of ours should read
+``protocol/PROTOCOL.md`` instead.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Protocol
+
+from arena.games import GAMES, get_game
+from arena.games.base import State
+from arena.heuristics import evaluator
+
+
+class Player(Protocol):
+    def start(self, game_name: str, seed: int) -> None:
+        """A game begins; ``seed`` is for the player's own randomness."""
+
+    def decide(self, state: State, seconds: float, received: float) -> int:
+        """The index of the chosen action in ``state.legal_actions()``;
+        ``seconds`` is the move time, ``received`` the ``time.perf_counter``
+        reading when the request was read."""
+
+    def end(self) -> None:
+        """The game is over."""
+
+
+def serve(name: str, player: Player) -> None:
+    game = None
+    for line in sys.stdin:
+        received = time.perf_counter()
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "hello":
+            for game_name in GAMES:
+                evaluator(game_name)
+            reply = {"type": "hello", "name": name, "games": sorted(GAMES)}
+        elif kind == "game_start":
+            game = get_game(message["game"])
+            player.start(message["game"], message["seed"])
+            continue
+        elif kind == "decide":
+            state = game.state_from_json(message["state"])
+            action = state.legal_actions()[player.decide(state, message["timeout_ms"] / 1000, received)]
+            offered = message["actions"]
+            reply = {"type": "action", "action": action if action in offered else offered[0]}
+        elif kind == "game_end":
+            player.end()
+            continue
+        elif kind == "bye":
+            return
+        else:
+            continue
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
