@@ -1,5 +1,6 @@
 """The Ciclovia city as data: one source of truth for the engine, the rules
-document (``seeds/ciclovia.md``) and the drawing.
+document (``seeds/ciclovia.md``, which also lists the decisions this layout
+carries) and the drawing.
 
 The rulebook shows the city only in pictures, so this layout is ours. The
 city is a fine grid: every block is a 2 x 2 square of cells and one-cell-wide

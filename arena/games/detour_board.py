@@ -2,7 +2,7 @@
 Detour Wheels and where they start.
 
 The rulebook's board exists only in pictures we do not have, so this is our
-own design (described in ``seeds/detour.md``). It is written as a compact
+own design (described, with the decisions it carries, in ``seeds/detour.md``). It is written as a compact
 description (segments of path between wheels and the centre, drawn as
 polylines) from which :data:`BOARD`, plain JSON-able data, is built once at
 import. The engine reads only :data:`BOARD`, the same data the leaderboard

@@ -1,5 +1,6 @@
 """Random playouts: the in-process driver used by the conformance suite,
-the engine benchmark and search bots' rollouts."""
+the tests' sample games and the benchmarks. It plays the rules, it decides
+none: every rule decision lives in the game's own document in ``seeds/``."""
 
 from __future__ import annotations
 

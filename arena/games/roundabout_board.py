@@ -1,5 +1,6 @@
 """The Roundabout board as data: one source of truth for the engine, the rules
-document and the drawing.
+document (``seeds/roundabout.md``, which also lists the decisions this layout
+carries) and the drawing.
 
 The board is a wheel: five concentric rings (ring 0 innermost, ring 4
 outermost) crossed by sixteen bars (spokes) numbered 0 to 15 clockwise, so

@@ -1,5 +1,6 @@
 """The Slyyde board as data: one source of truth for the engine, the rules
-document and the drawing.
+document (``seeds/slyyde.md``, which also lists the decisions this layout
+carries) and the drawing.
 
 The track is a clockwise square spiral filling a 10 x 10 grid: square 0 (the
 Start) is the top-left cell, the track runs right along the top row, down the
