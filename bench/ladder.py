@@ -47,6 +47,7 @@ from arena.errors import ArenaError
 from arena.executors import LocalExecutor
 from arena.games import GAMES, get_game
 from arena.games.dice import stream_seed
+from arena.mlratings import Z95
 from arena.referee import FORFEITS, GameRecord, Job
 from arena.scheduler import plan_round_robin
 from arena.tournament import probe_bots
@@ -59,7 +60,6 @@ TARGETS = {("search_bot", "greedy_bot"): 0.65, ("greedy_bot", "random_bot"): 0.7
 DUPLICATE_PAIRS = {"slyyde": ("greedy_bot", "random_bot"), "detour": ("greedy_bot", "random_bot"),
                    "ciclovia": ("search_bot", "greedy_bot"),
                    "roundabout": ("search_bot", "greedy_bot")}
-Z95 = 1.959964
 MARGIN = 0.05
 
 
