@@ -130,7 +130,7 @@ def _setup_logging(log_dir: Path) -> None:
 
 
 @click.group()
-@click.version_option(package_name="arena")
+@click.version_option(package_name="dice-arena")
 def main() -> None:
     """Tournaments between bot processes at Detour, Slyyde, Ciclovia and Roundabout."""
 

@@ -58,7 +58,7 @@ from arena.referee import GameRecord, Job
 log = logging.getLogger(__name__)
 
 _INSTALL_HINT = ("arena must be installed, at the same version as here, on the scheduler and on "
-                 "every worker: pip install 'arena[dask]'")
+                 "every worker: pip install --find-links vendor '.[dask]' from arena's checkout")
 
 
 class DaskExecutor:
