@@ -18,7 +18,6 @@ import json
 import os
 import re
 import selectors
-import shutil
 import signal
 import subprocess
 import sys
@@ -214,24 +213,24 @@ class BotProcess:
         self.limits = limits
         self.closed = False
         self._ended = False
-        self.workdir = tempfile.mkdtemp(prefix=f"arena-bot-{re.sub(r'[^A-Za-z0-9_.-]', '_', spec.name[:20])}-")
+        self.workdir: str | None = None
+        root = tempfile.gettempdir()
+        remove_abandoned_workdirs(root)
         try:
-            self.box = isolation.prepare(limits, self.workdir)
+            self.box = isolation.prepare(limits, root, _workdir_prefix(spec.name))
         except (ArenaError, OSError) as exc:
-            shutil.rmtree(self.workdir, ignore_errors=True)
             raise BotCrashed(f"cannot start {spec.name!r}: {exc}") from None
         status_read, status_write = os.pipe()
         try:
             self.proc = subprocess.Popen(
                 [sys.executable, "-I", "-S", str(WARDEN), warden.encode(self.box.warden_config(status_write)),
                  *spec.command],
-                cwd=self.workdir, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                start_new_session=True, pass_fds=(status_write,), env=_bot_environment(self.workdir, self.box),
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                start_new_session=True, pass_fds=(status_write,), env=_bot_environment(),
             )
         except OSError as exc:
             os.close(status_read)
             self.box.sweep()
-            shutil.rmtree(self.workdir, ignore_errors=True)
             raise BotCrashed(f"cannot start {spec.name!r}: {exc.strerror or exc}") from None
         finally:
             os.close(status_write)
@@ -251,6 +250,8 @@ class BotProcess:
             reason = started.get("error") if started else "its warden did not report"
             raise BotCrashed(f"cannot start {spec.name!r}: {reason}")
         self.pid: int = started["pid"]
+        self.workdir = started["workdir"]
+        self.box.cgroup = started.get("cgroup")
 
     # -- line I/O -------------------------------------------------------------
 
@@ -401,23 +402,42 @@ class BotProcess:
         self._drain.join(timeout=1.0)
         self._bot_exit_status(wait=0)
         os.close(self._status_fd)
-        shutil.rmtree(self.workdir, ignore_errors=True)
+        if self.workdir:
+            warden.remove_tree(self.workdir)
 
     @property
     def stderr_dropped(self) -> int:
         return self._drain.dropped
 
 
-def _bot_environment(workdir: str, box: isolation.Box) -> dict[str, str]:
+def _bot_environment() -> dict[str, str]:
     """A small environment: enough to find interpreters, nothing of ours.
-    Temporary files go to the working folder, which is removed afterwards."""
+    The warden adds TMPDIR (and HOME for a bot with a user id of its own):
+    the working folder, removed afterwards."""
     keep = ("PATH", "LANG", "LC_ALL", "HOME", "SYSTEMROOT", "PYTHONPATH")
     env = {key: os.environ[key] for key in keep if key in os.environ}
-    env["TMPDIR"] = workdir
     env["PYTHONUNBUFFERED"] = "1"
-    if box.uid is not None:
-        env["HOME"] = workdir
     return env
+
+
+WORKDIR_PREFIX = "arena-bot-"
+
+
+def _workdir_prefix(name: str) -> str:
+    return f"{WORKDIR_PREFIX}{re.sub(r'[^A-Za-z0-9_.-]', '_', name[:20])}-"
+
+
+_swept_roots: set[str] = set()
+
+
+def remove_abandoned_workdirs(root: str) -> list[str]:
+    """Once per process and temporary folder, before its first bot starts:
+    remove bot working folders whose warden was killed outright (see
+    arena.warden.make_owned_folder). Returns what was removed."""
+    if root in _swept_roots:
+        return []
+    _swept_roots.add(root)
+    return warden.remove_abandoned(root, WORKDIR_PREFIX)
 
 
 def _preview(line: bytes, limit: int = 80) -> str:

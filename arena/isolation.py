@@ -57,27 +57,27 @@ CONFINEMENTS = ("auto", "cgroup", "uid", "rlimit")
 ISOLATIONS = ("network", "user")
 UID_BASE = 1 << 30
 CGROUP_FOLDER = "arena"
-STALE_SECONDS = 60.0
 
 _counter = itertools.count()
 
 
 @dataclass(frozen=True)
 class CgroupPlace:
-    """The cgroup folder under which arena creates one cgroup per bot."""
+    """The cgroup folder under which each bot's warden creates the bot's
+    cgroup (arena.warden owns and sweeps them)."""
 
     base: Path
     version: int
 
-    def make(self, pids_max: int) -> Path:
-        path = self.base / f"bot-{os.getpid()}-{next(_counter)}-{secrets.token_hex(3)}"
+    def probe(self) -> None:
+        """Make and remove a cgroup with a process limit, to learn that this
+        place works; named so that no sweep takes it for a bot's."""
+        path = self.base / f"probe-{os.getpid()}-{next(_counter)}-{secrets.token_hex(3)}"
         path.mkdir()
         try:
-            (path / "pids.max").write_text(str(pids_max))
-        except OSError:
+            (path / "pids.max").write_text("1")
+        finally:
             path.rmdir()
-            raise
-        return path
 
 
 def _mounts() -> list[tuple[str, str, list[str]]]:
@@ -122,7 +122,8 @@ def _v1_place(mount: str) -> CgroupPlace:
 def cgroup_place() -> CgroupPlace | None:
     """Where bot cgroups go on this machine, or None if arena cannot make
     cgroups with a process limit here. Checked once per process by making
-    (and removing) a cgroup; old empty ones left by killed runs are removed."""
+    (and removing) a cgroup; the cgroups of bots whose warden was killed
+    outright are emptied and removed."""
     if os.geteuid() != 0:
         return None
     candidates = [(_v2_place, mount) for mount, kind, _ in _mounts() if kind == "cgroup2"]
@@ -131,24 +132,12 @@ def cgroup_place() -> CgroupPlace | None:
     for make_place, mount in candidates:
         try:
             place = make_place(mount)
-            place.make(1).rmdir()
+            place.probe()
         except OSError:
             continue
-        _remove_stale(place)
+        warden.remove_abandoned_cgroups(str(place.base), place.version)
         return place
     return None
-
-
-def _remove_stale(place: CgroupPlace) -> None:
-    """rmdir refuses a cgroup that still has processes, so this only ever
-    removes empty leftovers (old enough not to be one being set up)."""
-    now = time.time()
-    for path in place.base.glob("bot-*"):
-        try:
-            if now - path.stat().st_mtime > STALE_SECONDS:
-                path.rmdir()
-        except OSError:
-            pass
 
 
 def resolve(confinement: str) -> str:
@@ -212,16 +201,21 @@ class Box:
 
     confinement: str
     rlimits: dict[str, Any]
-    workdir: str
-    cgroup: Path | None = None
+    workdir_root: str
+    workdir_prefix: str
+    cgroup_base: Path | None = None
     cgroup_version: int = 0
+    pids_max: int = 0
+    cgroup: str | None = None  # made by the warden; known once it reports
     uid: int | None = None
     keep_read: bool = False
     network: bool = False
 
     def warden_config(self, status_fd: int) -> dict[str, Any]:
-        return {"parent": os.getpid(), "status_fd": status_fd, "rlimits": self.rlimits, "workdir": self.workdir,
-                "cgroup": str(self.cgroup) if self.cgroup else None,
+        return {"parent": os.getpid(), "status_fd": status_fd, "rlimits": self.rlimits,
+                "workdir_root": self.workdir_root, "workdir_prefix": self.workdir_prefix,
+                "cgroup_base": str(self.cgroup_base) if self.cgroup_base else None,
+                "pids_max": self.pids_max,
                 "cgroup_version": self.cgroup_version, "uid": self.uid,
                 "keep_read": self.keep_read, "network": self.network}
 
@@ -230,8 +224,8 @@ class Box:
         the warden did its job, and everything when the warden was killed."""
         deadline = time.monotonic() + warden.SWEEP_SECONDS
         if self.cgroup is not None:
-            warden.kill_cgroup(str(self.cgroup), self.cgroup_version, deadline)
-            warden.remove_cgroup(str(self.cgroup), time.monotonic() + 1.0)
+            warden.kill_cgroup(self.cgroup, self.cgroup_version, deadline)
+            warden.remove_cgroup(self.cgroup, time.monotonic() + 1.0)
         if self.uid is not None:
             warden.kill_uid(self.uid, deadline)
 
@@ -260,9 +254,10 @@ def check(confinement: str, isolation: tuple[str, ...]) -> None:
         raise ArenaError(f"network isolation is not available here: {problem}")
 
 
-def prepare(limits, workdir: str) -> Box:
-    """The box for one new bot process (makes its cgroup, picks its user
-    id); ``limits`` is an arena.botproc.Limits."""
+def prepare(limits, workdir_root: str, workdir_prefix: str) -> Box:
+    """The box for one new bot process (where its cgroup goes, its user
+    id); ``limits`` is an arena.botproc.Limits. The warden makes the working
+    folder, in ``workdir_root``, named ``workdir_prefix`` and a random part."""
     check(limits.confinement, limits.isolation)
     confinement = resolve(limits.confinement)
     own_user = "user" in limits.isolation
@@ -278,12 +273,11 @@ def prepare(limits, workdir: str) -> Box:
         "RLIMIT_NOFILE": _clamped(resource.RLIMIT_NOFILE, limits.open_files),
         "RLIMIT_CORE": 0,
     }
-    box = Box(confinement, rlimits, workdir, network="network" in limits.isolation)
+    box = Box(confinement, rlimits, workdir_root, workdir_prefix, network="network" in limits.isolation)
     if confinement == "uid" or own_user:
         box.uid = next_uid()
         box.keep_read = not own_user
-        os.chown(workdir, box.uid, box.uid)
     if confinement == "cgroup":
         place = cgroup_place()
-        box.cgroup, box.cgroup_version = place.make(limits.processes), place.version
+        box.cgroup_base, box.cgroup_version, box.pids_max = place.base, place.version, limits.processes
     return box

@@ -16,12 +16,19 @@ The warden
 * starts the bot in a session of its own, in its cgroup if it has one, under
   its resource limits, with no way to gain privileges on exec, optionally in
   a network namespace of its own and as another user;
+* creates the bot's working folder itself, once it is sure to die with the
+  referee, and holds a lock on it for as long as it lives: so no folder
+  exists without a live owner, and one whose owner was killed outright
+  (SIGKILL, which nothing can clean up after) is found and removed by the
+  next arena that starts (``remove_abandoned``);
 * when the bot's main process exits, kills the rest of its processes at once,
   so children holding the pipes open cannot keep the referee waiting, and
-  removes its working folder (also when the referee was killed);
-* reports on the status pipe, one line each: ``{"pid": N}`` once the bot
-  runs (or ``{"error": "..."}`` if it could not start) and ``{"exit": S}``
-  (the raw wait status, or None) when it is over.
+  removes its working folder (also when the referee was killed); its cgroup,
+  where it has one, is made, owned and removed the same way;
+* reports on the status pipe, one line each: ``{"pid": N, "workdir": PATH,
+  "cgroup": PATH or None}``
+  once the bot runs (or ``{"error": "..."}`` if it could not start) and
+  ``{"exit": S}`` (the raw wait status, or None) when it is over.
 
 The sweeping functions are also used by the referee (arena.isolation) as a
 second line of defence, for when the warden itself was killed.
@@ -31,6 +38,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import fcntl
 import marshal
 import os
 import resource
@@ -156,6 +164,68 @@ def remove_tree(top: str) -> None:
         pass
 
 
+def make_owned_folder(root: str, prefix: str) -> tuple[str, int]:
+    """A new folder ``root/prefix<random>`` (mode 0700) and an open descriptor
+    holding an exclusive lock on it: the mark of a live owner. The lock is
+    taken, then the folder checked to be still the one made, so a sweeper
+    that raced in between cannot leave us a removed folder."""
+    while True:
+        path = os.path.join(root, prefix + os.urandom(6).hex())
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            continue
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            if os.lstat(path).st_ino == os.fstat(fd).st_ino:
+                return path, fd
+        except OSError:
+            pass
+        os.close(fd)
+
+
+def remove_abandoned(root: str, prefix: str, remove=None) -> list[str]:
+    """Remove the folders ``root/prefix*`` that no live process holds locked
+    (see make_owned_folder), with ``remove(path)`` (default: remove_tree);
+    returns those removed. A folder in use is never touched: its owner's
+    lock cannot be taken."""
+    removed = []
+    try:
+        names = [name for name in os.listdir(root) if name.startswith(prefix)]
+    except OSError:
+        return removed
+    for name in names:
+        path = os.path.join(root, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        try:
+            (remove or remove_tree)(path)
+            removed.append(path)
+        finally:
+            os.close(fd)
+    return removed
+
+
+CGROUP_PREFIX = "arena-bot-"
+
+
+def remove_abandoned_cgroups(base: str, version: int) -> list[str]:
+    """Kill what still runs in bot cgroups whose warden is gone, and remove
+    them (a cgroup is owned the way a working folder is)."""
+    def remove(path: str) -> None:
+        kill_cgroup(path, version, time.monotonic() + SWEEP_SECONDS)
+        remove_cgroup(path, time.monotonic() + 1.0)
+    return remove_abandoned(base, CGROUP_PREFIX, remove)
+
+
 def _status_fields(pid: str) -> tuple[int, int, int] | None:
     """(real uid, parent pid, state is zombie) of a process, from /proc."""
     try:
@@ -275,6 +345,7 @@ def _become_bot(config: dict, warden_pid: int) -> None:
     _check(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
     if os.getppid() != warden_pid:
         os._exit(1)
+    os.chdir(config["workdir"])
     for number in _STOP_SIGNALS:
         signal.signal(number, signal.SIG_DFL)
     os.close(config["status_fd"])
@@ -383,6 +454,26 @@ def sweep(config: dict, bot_pid: int | None) -> int | None:
     return status
 
 
+def _make_cgroup(config: dict) -> None:
+    """The bot's cgroup, made and locked by the warden for the same reason as
+    its working folder; ``pids.max`` is the bot's process limit."""
+    path, _lock = make_owned_folder(config["cgroup_base"], CGROUP_PREFIX)
+    config["cgroup"] = path  # from here on, sweep() kills and removes it
+    _write(os.path.join(path, "pids.max"), str(config["pids_max"]))
+
+
+def _make_workdir(config: dict) -> None:
+    """The bot's working folder, made only now that the warden dies with the
+    referee, so no kill can leave it behind unowned. It is also the bot's
+    home for temporary files (and HOME when it runs as a user of its own)."""
+    workdir, _lock = make_owned_folder(config["workdir_root"], config["workdir_prefix"])
+    config["workdir"] = workdir  # from here on, sweep() removes it
+    if config.get("uid") is not None:
+        os.chown(workdir, config["uid"], config["uid"])
+        os.environ["HOME"] = workdir
+    os.environ["TMPDIR"] = workdir
+
+
 def probe_network() -> int:
     """``warden.py --probe-network``: can this machine give a bot a network
     namespace of its own? Exit status 0 if so; else the reason on stderr."""
@@ -411,11 +502,14 @@ def main(argv: list[str]) -> int:
         _check(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "child subreaper")
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         try:
+            if config.get("cgroup_base"):
+                _make_cgroup(config)
+            _make_workdir(config)
             bot_pid = _start(config, command)
         except OSError as exc:
             _report(status_fd, {"error": exc.strerror or str(exc)})
             return 1
-        _report(status_fd, {"pid": bot_pid})
+        _report(status_fd, {"pid": bot_pid, "workdir": config["workdir"], "cgroup": config.get("cgroup")})
         _detach_from_pipes()
         while True:
             pid, wait_status = os.waitpid(-1, 0)

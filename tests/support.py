@@ -16,6 +16,16 @@ RANDOM_BOT = REPO / "bots" / "random_bot.py"
 ARENA = [sys.executable, "-m", "arena.cli"]
 
 
+def arena_environment(tmpdir: Path | None = None) -> dict[str, str]:
+    """The environment the CLI runs in: this checkout's arena, and where
+    given a temporary folder of its own, so that a test that counts bot
+    working folders sees only those of its own run."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    if tmpdir is not None:
+        env["TMPDIR"] = str(tmpdir)
+    return env
+
+
 def random_bots(folder: Path, names: list[str]) -> Path:
     """A bots folder holding the bundled random bot under each name."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -41,9 +51,10 @@ def folder_bot(folder: Path, name: str, source: str, args: list[str]) -> Path:
     return bot
 
 
-def arena(*args: str, cwd: Path, timeout: float = 300, check: bool = False) -> subprocess.CompletedProcess:
-    """Run the arena CLI as a real process."""
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+def arena(*args: str, cwd: Path, timeout: float = 300, check: bool = False,
+          tmpdir: Path | None = None) -> subprocess.CompletedProcess:
+    """Run the arena CLI as a real process (with ``tmpdir`` as its TMPDIR)."""
+    env = arena_environment(tmpdir)
     result = subprocess.run([*ARENA, *args], cwd=cwd, env=env, capture_output=True, text=True,
                             timeout=timeout)
     if check and result.returncode != 0:

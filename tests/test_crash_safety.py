@@ -18,7 +18,6 @@ import re
 import signal
 import sqlite3
 import subprocess
-import tempfile
 import time
 import zlib
 from contextlib import closing
@@ -28,11 +27,11 @@ import pytest
 
 from arena.store import SCHEMA_VERSION
 
-from support import ARENA, REPO, arena, random_bots
+from support import ARENA, arena, arena_environment, random_bots
 
 ROUNDS = 4
 PLANNED = 3 * 2 * ROUNDS  # three bots: three pairs, seat-swapped, each round
-BOTS = ["crashsafe_a", "crashsafe_b", "crashsafe_c"]  # names no other test uses: their working folders are checked
+BOTS = ["crashsafe_a", "crashsafe_b", "crashsafe_c"]
 
 
 def tournament_args(game: str, db: str = "arena.db") -> list[str]:
@@ -47,7 +46,7 @@ def start_arena(args: list[str], cwd: Path) -> subprocess.Popen:
     signal it and its workers the way a terminal does), with Ctrl-C's
     default disposition even when the tests themselves run in the
     background of a shell, which starts them with SIGINT ignored."""
-    return subprocess.Popen([*ARENA, *args], cwd=cwd, env=dict(os.environ, PYTHONPATH=str(REPO)),
+    return subprocess.Popen([*ARENA, *args], cwd=cwd, env=arena_environment(private_tmp(cwd)),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=_default_sigint)
 
@@ -81,8 +80,16 @@ def count_games(db: Path) -> int:
         return 0
 
 
-def leftover_workdirs() -> list[Path]:
-    return [path for bot in BOTS for path in Path(tempfile.gettempdir()).glob(f"arena-bot-{bot}-*")]
+def private_tmp(workdir: Path) -> Path:
+    """The run's own temporary folder (its TMPDIR), where its bots' working
+    folders go: what a test checks for leftovers, untouched by other tests."""
+    folder = workdir / "tmp"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def leftover_workdirs(workdir: Path) -> list[Path]:
+    return list(private_tmp(workdir).glob("arena-bot-*"))
 
 
 def consistent(db: Path) -> None:
@@ -142,7 +149,7 @@ def test_sigkill_at_random_moments_loses_nothing_and_counts_nothing_twice(refere
         # The workers and their bots die with it (parent-death signals), and
         # the bots' working folders go with them.
         assert process_table.wait_until_none(str(workdir), timeout=15) == {}, f"random seed {seed}"
-        assert leftover_workdirs() == []
+        assert leftover_workdirs(workdir) == []
         if db.exists():
             consistent(db)
         partial = stored(db) if db.exists() else {}
@@ -150,7 +157,7 @@ def test_sigkill_at_random_moments_loses_nothing_and_counts_nothing_twice(refere
         assert all(reference["games"][key] == game for key, game in partial.items()), f"random seed {seed}"
     assert kills >= 3, f"only {kills} kills (random seed {seed})"
     assert 0 < count_games(db) < PLANNED
-    final = arena(*tournament_args(reference["game"]), cwd=workdir, check=True)
+    final = arena(*tournament_args(reference["game"]), cwd=workdir, check=True, tmpdir=private_tmp(workdir))
     assert re.search(rf"{PLANNED} games planned, \d+ already stored, \d+ to play", final.stderr)
     assert stored(db) == reference["games"], f"random seed {seed}"
     assert arena("standings", "--format", "json", cwd=workdir, check=True).stdout == reference["standings"]
@@ -184,14 +191,14 @@ def test_sigint_and_sigterm_stop_cleanly_and_say_how_to_resume(how, reference, w
     # games exactly as the uninterrupted run played them: the games that were
     # running were abandoned, not stored as forfeits of killed bots.
     assert process_table.wait_until_none(str(workdir), timeout=15) == {}
-    assert leftover_workdirs() == []
+    assert leftover_workdirs(workdir) == []
     consistent(db)
     partial = stored(db)
     assert int(match.group(1)) == len(partial) and int(match.group(2)) == PLANNED - len(partial)
     assert 2 <= len(partial) < PLANNED
     assert all(reference["games"][key] == game for key, game in partial.items())
     # And the same command resumes.
-    again = arena(*tournament_args(reference["game"]), cwd=workdir, check=True)
+    again = arena(*tournament_args(reference["game"]), cwd=workdir, check=True, tmpdir=private_tmp(workdir))
     assert f"{PLANNED} games planned, {len(partial)} already stored, {PLANNED - len(partial)} to play" in again.stderr
     assert stored(db) == reference["games"]
 
@@ -204,7 +211,7 @@ def test_a_second_tournament_on_the_same_database_refuses(reference, workdir):
         while count_games(db) < 1 and time.monotonic() < deadline and first.poll() is None:
             time.sleep(0.02)
         assert first.poll() is None, "the first tournament ended too soon"
-        second = arena(*tournament_args(reference["game"]), cwd=workdir)
+        second = arena(*tournament_args(reference["game"]), cwd=workdir, tmpdir=private_tmp(workdir))
         # Reading while it runs is fine.
         reading = arena("standings", "--format", "json", cwd=workdir)
         out, err = first.communicate(timeout=120)

@@ -1,0 +1,143 @@
+"""No bot working folder and no bot cgroup outlives a kill, at any instant.
+
+The warden makes both only once it is sure to die with the referee, and holds
+a lock on each for as long as it lives. So killing the referee at any moment
+of a bot's start-up leaves nothing behind; and killing the warden too (SIGKILL,
+which nobody can clean up after) leaves folders whose lock is free, which the
+next arena to start removes. Each test runs its bots under a temporary folder
+of its own (TMPDIR), so it sees only its own bots' folders.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena import isolation, warden
+
+from support import REPO, random_bots
+
+# Start one bot and keep it; "go" is printed just before the start begins.
+START_ONE_BOT = """
+import sys, time
+from arena.botproc import BotProcess, Limits
+from arena.discovery import discover
+spec = discover([sys.argv[1]])[0]
+print("go", flush=True)
+BotProcess(spec, Limits())
+print("started", flush=True)
+time.sleep(60)
+"""
+
+# From ~0 to past the end of a bot's start-up (which takes some 30 to 80 ms
+# here): the kill lands before the warden exists, while it sets itself up,
+# while it makes the folder and the cgroup, while the bot starts, and after.
+INSTANTS = [0.0, 0.001, 0.002, 0.004, 0.006, 0.008, 0.010, 0.013, 0.016, 0.020, 0.025, 0.030, 0.035,
+            0.040, 0.050, 0.060, 0.075, 0.090, 0.110, 0.140, 0.200]
+
+
+@pytest.fixture
+def private_tmp(tmp_path):
+    root = tmp_path / "tmp"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture
+def bot_folder(tmp_path):
+    return random_bots(tmp_path / "bots", ["workdir_probe"])
+
+
+def _start(bot_folder: Path, root: Path) -> subprocess.Popen:
+    env = dict(os.environ, TMPDIR=str(root), PYTHONPATH=str(REPO))
+    process = subprocess.Popen([sys.executable, "-c", START_ONE_BOT, str(bot_folder)], env=env,
+                               stdout=subprocess.PIPE, text=True)
+    assert process.stdout.readline().strip() == "go"
+    return process
+
+
+def _reap(process: subprocess.Popen) -> None:
+    process.wait()
+    process.stdout.close()
+
+
+def _folders(root: Path) -> list[str]:
+    return sorted(path.name for path in root.glob("arena-bot-*"))
+
+
+def _abandoned_cgroups() -> list[str]:
+    """Bot cgroups on this machine that no live warden holds."""
+    place = isolation.cgroup_place()
+    if place is None:
+        return []
+    abandoned = []
+    for path in place.base.glob(f"{warden.CGROUP_PREFIX}*"):
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            abandoned.append(path.name)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return abandoned
+
+
+@pytest.mark.parametrize("instant", INSTANTS)
+def test_a_referee_killed_at_any_instant_of_a_bot_start_leaves_no_folder_and_no_cgroup(
+        instant, bot_folder, private_tmp, process_table):
+    referee = _start(bot_folder, private_tmp)
+    time.sleep(instant)
+    referee.kill()
+    _reap(referee)
+    # The warden and the bot both name the bot's file on their command line.
+    assert process_table.wait_until_none(str(bot_folder), timeout=10) == {}
+    # No sweep has run: the warden removed what it had made as it went.
+    assert _folders(private_tmp) == []
+    assert _abandoned_cgroups() == []
+
+
+@pytest.mark.parametrize("instant", INSTANTS[::3] + [0.5])
+def test_folders_of_a_warden_killed_outright_are_removed_by_the_next_start(instant, bot_folder, private_tmp,
+                                                                           process_table):
+    referee = _start(bot_folder, private_tmp)
+    time.sleep(instant)
+    os.kill(referee.pid, signal.SIGSTOP)  # so it starts no warden while its wardens are killed
+    for pid in process_table.mentioning(str(bot_folder)):
+        os.kill(pid, signal.SIGKILL)  # the referee, its warden and the bot: nobody can clean up
+    _reap(referee)
+    # The bot dies with its warden (its parent-death signal).
+    assert process_table.wait_until_none(str(bot_folder), timeout=10) == {}
+    # The next arena to start a bot sweeps first: whatever the kill left
+    # behind is gone, and its own bot starts as usual.
+    again = _start(bot_folder, private_tmp)
+    try:
+        assert again.stdout.readline().strip() == "started"
+        assert len(_folders(private_tmp)) == 1, "only the new bot's folder"
+        assert _abandoned_cgroups() == []
+    finally:
+        again.kill()
+        _reap(again)
+    assert process_table.wait_until_none(str(bot_folder), timeout=10) == {}
+
+
+def test_a_sweep_leaves_folders_in_use_alone(bot_folder, private_tmp):
+    owner = _start(bot_folder, private_tmp)
+    try:
+        assert owner.stdout.readline().strip() == "started"
+        [name] = _folders(private_tmp)
+        assert warden.remove_abandoned(str(private_tmp), "arena-bot-") == []
+        assert _folders(private_tmp) == [name]
+        (private_tmp / "arena-bot-left-by-a-kill").mkdir()
+        assert warden.remove_abandoned(str(private_tmp), "arena-bot-") == [str(private_tmp / "arena-bot-left-by-a-kill")]
+        assert _folders(private_tmp) == [name]
+    finally:
+        owner.kill()
+        _reap(owner)
