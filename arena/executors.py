@@ -114,6 +114,11 @@ def _worker(tasks, results, specs: dict[str, BotSpec], limits: Limits, log_dir: 
         results.put(("error", traceback.format_exc(limit=3).strip().splitlines()[-1]))
     else:
         results.put(("done", None))
+    finally:
+        # Its bots are gone: from here a SIGTERM just ends the process. Raised
+        # as SystemExit it would land in the queues' exit handlers and be
+        # printed as an ignored exception.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _exit_on_signal(signum, frame) -> None:

@@ -97,12 +97,16 @@ class Store:
             self._lock = _take_lock(self.path)
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db = sqlite_utils.Database(conn)
-        if writer:
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self._migrate()
-        elif int(self._meta().get("schema_version", "0")) != SCHEMA_VERSION:
-            raise StoreError(f"{str(self.path)!r} has an older schema: run a tournament to upgrade it")
+        try:
+            if writer:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+                self._migrate()
+            elif int(self._meta().get("schema_version", "0")) != SCHEMA_VERSION:
+                raise StoreError(f"{str(self.path)!r} has an older schema: run a tournament to upgrade it")
+        except BaseException:
+            self.close()
+            raise
 
     def _meta(self) -> dict[str, str]:
         if not self.db["meta"].exists():

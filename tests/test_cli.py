@@ -5,6 +5,7 @@ with one line and a non-zero exit."""
 from __future__ import annotations
 
 import json
+from contextlib import closing
 import sqlite3
 
 import pytest
@@ -24,7 +25,7 @@ def test_tournament_stores_every_planned_game_and_resumes(workdir):
     assert (workdir / "leaderboard" / "index.html").is_file()
     again = arena("tournament", "--games", "slyyde", "--rounds", "3", "--jobs", "2", cwd=workdir, check=True)
     assert "18 games planned, 12 already stored, 6 to play" in again.stderr
-    with sqlite3.connect(workdir / "arena.db") as db:
+    with closing(sqlite3.connect(workdir / "arena.db")) as db:
         keys = [row[0] for row in db.execute("SELECT key FROM games")]
     assert len(keys) == len(set(keys)) == 18
     rows = json.loads(arena("standings", "--format", "json", cwd=workdir, check=True).stdout)
@@ -42,7 +43,7 @@ def test_the_same_seed_gives_the_same_results(tmp_path):
         folder = tmp_path / run
         random_bots(folder / "bots", ["alpha", "beta"])
         arena("tournament", "--games", "slyyde", "--rounds", "3", "--seed", "42", cwd=folder, check=True)
-        with sqlite3.connect(folder / "arena.db") as db:
+        with closing(sqlite3.connect(folder / "arena.db")) as db:
             outcomes.append(db.execute("SELECT key, winners, termination, seed FROM games ORDER BY key").fetchall())
     assert outcomes[0] == outcomes[1]
 
@@ -58,7 +59,7 @@ def test_a_forfeiting_bot_loses_and_the_tournament_goes_on(workdir):
                 print(json.dumps({"type": "action", "action": {"made": "up"}}), flush=True)
     """)
     arena("tournament", "--games", "slyyde", "--rounds", "3", "--seed", "3", cwd=workdir, check=True)
-    with sqlite3.connect(workdir / "arena.db") as db:
+    with closing(sqlite3.connect(workdir / "arena.db")) as db:
         rows = db.execute("SELECT seats, forfeit_seat, termination, detail, winners FROM games").fetchall()
     forfeits = [r for r in rows if r[1] is not None]
     assert forfeits, "the liar had decisions to make in 12 games"
@@ -72,7 +73,7 @@ def test_a_forfeiting_bot_loses_and_the_tournament_goes_on(workdir):
 def test_solo_plays_through_the_referee_and_reports_roll_counts(workdir):
     result = arena("solo", "slyyde", "alpha", "--games", "5", cwd=workdir, check=True)
     assert "alpha solo slyyde: 5 games this series" in result.stdout
-    with sqlite3.connect(workdir / "arena.db") as db:
+    with closing(sqlite3.connect(workdir / "arena.db")) as db:
         scores = [json.loads(s)[0] for (s,) in db.execute("SELECT scores FROM games WHERE players = 1")]
     assert len(scores) == 5 and all(s >= 1 for s in scores)
     average = f"average {sum(scores) / 5:.2f} rolls, best {min(scores):g}"
@@ -108,7 +109,7 @@ def test_bad_input_is_one_line_and_a_non_zero_exit(workdir, args, message):
 
 def test_a_database_from_elsewhere_is_refused_and_left_alone(workdir):
     foreign = workdir / "arena.db"
-    with sqlite3.connect(foreign) as db:
+    with closing(sqlite3.connect(foreign)) as db:
         db.execute("CREATE TABLE notes (text TEXT)")
     before = foreign.read_bytes()
     result = arena("tournament", "--games", "slyyde", cwd=workdir)

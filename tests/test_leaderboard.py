@@ -11,6 +11,7 @@ import base64
 import dataclasses
 import hashlib
 import json
+from contextlib import closing
 import os
 import re
 import shutil
@@ -104,7 +105,7 @@ def site(tmp_path_factory) -> Site:
 def copy(site, tmp_path) -> Site:
     """A private copy of the database (and the logs it points to)."""
     db = tmp_path / "arena.db"
-    with sqlite3.connect(site.db) as source, sqlite3.connect(db) as target:
+    with closing(sqlite3.connect(site.db)) as source, closing(sqlite3.connect(db)) as target:
         source.backup(target)
     shutil.copytree(site.root / "logs", tmp_path / "logs")
     return Site(tmp_path, db, tmp_path / "leaderboard")
