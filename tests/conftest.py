@@ -15,7 +15,28 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import prerequisites  # noqa: E402 (tests/ is on sys.path only from here)
+
 ZOO = Path(__file__).resolve().parent / "zoo"
+
+
+# -- programs beyond Python packages -------------------------------------------------------
+
+
+def pytest_report_header(config):
+    return prerequisites.header_lines()
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Debian's chromium, installed if missing and possible (else skipped)."""
+    return prerequisites.require(prerequisites.CHROMIUM)
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    """node, for the JavaScript bots, installed if missing and possible."""
+    return prerequisites.require(prerequisites.NODE)
 
 
 # -- the zoo of bad bots -----------------------------------------------------------------

@@ -30,7 +30,7 @@ BOTS = REPO / "bots"
 BUNDLED = ("greedy_bot", "random_bot", "random_bot_js", "search_bot")
 SHORT = Limits(move_timeout=0.1)
 
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+needs_node = pytest.mark.usefixtures("node")
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,6 @@ from arena.referee import GameRecord, Job, Termination
 from arena.store import Store
 from test_leaderboard import XSS_NAME, tournament_site
 
-CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -37,13 +36,11 @@ def site(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"the browser tests drive Debian's chromium at {CHROMIUM}: apt-get install chromium")
+def browser(chromium):
     with sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+        launched = driver.chromium.launch(executable_path=chromium, args=ARGS)
+        yield launched
+        launched.close()
 
 
 class Watched:
