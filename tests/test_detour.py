@@ -327,6 +327,23 @@ def test_only_start_spaces_hold_more_than_one_piece():
     assert state.current_player() == CHANCE
 
 
+def test_landing_on_your_own_piece_on_a_start_space_is_sharing_it():
+    """"If you land by exact count on your own playing piece: Both your
+    playing pieces must return to the START Spaces and your turn is over"
+    does not apply on a START, which "can accommodate more than one playing
+    piece" (decision 13): RED_1 comes round the bottom side onto START 0,
+    where RED_2 stands; both stay, and RED_2 still moves the other die."""
+    state = position(pieces={RED_1: on("bottom side", 1, toward="D"), RED_2: on_start(0)})
+    roll(state, 2, 1)
+    do(state, piece=RED_1, die=2)
+    assert not [e for e in state.last if e["cause"] == "sent_back"]
+    assert [(m["piece"], m["from"], m["to"]) for m in moves(state)] == [
+        (RED_1, space("bottom side", 1), on_start(0)[0]),
+        (RED_2, on_start(0)[0], space("bottom side", 2))]
+    assert where(state, RED_1) == (on_start(0)[0], 1)
+    assert state.current_player() == CHANCE and state.chance_request().stream == "seat:1"
+
+
 def test_passing_through_the_centre_keeps_the_direction():
     """Decision 8: the centre is a crossing; straight on is the opposite port."""
     state = position(pieces={RED_1: on("diagonal A-centre", 3, toward="centre")})
@@ -347,17 +364,41 @@ def test_an_arc_with_no_space_is_one_step_from_rim_to_rim():
 
 # ---------------------------------------------------------------- star spaces
 
-def test_exact_landing_on_a_star_turns_any_one_wheel_either_way():
-    """Decision 6: a quarter turn, clockwise or anticlockwise, any wheel."""
+def test_exact_landing_on_a_star_turns_any_one_wheel_in_any_direction():
+    """Decision 6: a quarter turn clockwise or anticlockwise, or a half turn,
+    of any one wheel."""
     state = position()
     roll(state, 4, 2)
     do(state, piece=RED_1, die=4)
     assert where(state, RED_1) == in_hub("C", 1)
     assert state.current_player() == 0
     assert state.legal_actions() == [{"wheel": w, "turn": t} for w in range(4)
-                                     for t in ("cw", "ccw")]
+                                     for t in ("cw", "ccw", "half")]
     do(state, wheel=B, turn="ccw")
     assert state.wheels[B] == (START_WHEELS[B] - 1) % 4
+
+
+def test_turn_any_one_wheel_in_any_direction_includes_the_half_turn():
+    """"Turn any ONE of the four Detour Wheels in any direction" (decision 6):
+    the star circles line up after a half turn as after a quarter, so it is
+    offered; it reaches the one position neither quarter turn does. Here RED_1
+    has just landed in C's holder, heading up the left loop: a quarter turn
+    points it along the left or the bottom side, only the half turn down the
+    diagonal to the centre."""
+    state = position()
+    roll(state, 4, 2)
+    do(state, piece=RED_1, die=4)
+    heading = {}
+    for turn in ("cw", "ccw", "half"):
+        turned = state.clone()
+        do(turned, wheel=C, turn=turn)
+        heading[turn] = turned.to_json()["pieces"][RED_1]["heading"]
+    assert heading == {"cw": space("left side", 0), "ccw": space("bottom side", 0),
+                       "half": space("diagonal centre-C", 4)}
+    do(state, wheel=C, turn="half")
+    assert state.wheels[C] == (START_WHEELS[C] + 2) % 4
+    assert state.last[0] == {"cause": "wheel", "wheel": C, "turn": "half",
+                             "orientation": (START_WHEELS[C] + 2) % 4, "carried": [RED_1]}
 
 
 def test_a_wheel_turn_cannot_be_declined():
