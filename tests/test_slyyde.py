@@ -8,11 +8,14 @@ import json
 import pytest
 
 from arena.games import GAMES
+from arena.botproc import BotSpec
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
+from arena.games.dice import DiceStreams
 from arena.games.playout import random_playout
 from arena.games.slyyde import (BACK6_SQUARES, CENTRE, DIAGONAL, GAME, IMMUNE, START, TRIANGLE,
                                 TURN_CAP, SlyydeState)
 from arena.games.slyyde_board import board_data, spiral_cells
+from arena.scheduler import Entrant, plan_round_robin
 
 SEATS = ("red", "blue", "green", "yellow")
 RED, BLUE, GREEN, YELLOW = range(4)
@@ -176,9 +179,36 @@ def test_rolloff_rolls_are_not_turns():  # decision 15
     assert state.rolls == [0, 0] and state.turns == 0
 
 
-def test_the_previous_winner_starts_without_a_rolloff():
+def test_the_first_player_option_skips_the_rolloff():
     state = GAME.new_state(3, {"first_player": 2})
     assert to_roll(state) == GREEN and state.first_player == GREEN
+
+
+def test_each_new_game_starts_with_a_rolloff_so_each_bot_of_a_pair_starts_once():
+    """"For each new game, the winner of the previous game goes first" is not
+    played (decision 21): a tournament's seat-swapped pair is two games on one
+    seed, the bots trading seats. Neither game sets ``first_player``, so both
+    begin with a roll-off on the same ``rolloff`` stream, the same seat wins
+    it, and so each bot starts exactly one game of the pair, whoever won
+    the other."""
+    bots = [Entrant(BotSpec(name, ("true",), "/bin/true", name * 8), frozenset(["slyyde"]))
+            for name in ("north", "south", "west")]
+    jobs = plan_round_robin(bots, ["slyyde"], 2, seed=7)
+    pairs: dict[int, list] = {}
+    for job in jobs:
+        pairs.setdefault(job.seed, []).append(job)
+    assert len(pairs) == 6 and all(len(pair) == 2 for pair in pairs.values())
+    for pair in pairs.values():
+        starters = []
+        for job in pair:
+            assert job.options == {}
+            state = GAME.new_state(len(job.seats), job.options)
+            assert state.phase == "rolloff"
+            dice = DiceStreams(job.seed)
+            while state.phase == "rolloff":
+                state.apply_chance(dice.draw(state.chance_request()))
+            starters.append(job.seats[state.first_player])
+        assert sorted(starters) == sorted(pair[0].seats)
 
 
 @pytest.mark.parametrize("bad", [3, -1, "1", True, 1.0])
