@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 
 import pytest
 
 from arena.games import GAMES
+from arena.games.playout import random_playout
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
 from arena.games.detour import (CENTRE, FINISHES, GAME, HUBS, START_SPACES, TURN_CAP,
                                 DetourState, step, walk)
 from arena.games.detour_board import BOARD, SEGMENTS, WHEEL_NAMES
+from arena.record import replay
 
 RED_1, RED_2, BLUE_1, BLUE_2, GREEN_1, GREEN_2, YELLOW_1, YELLOW_2 = range(8)
 OFF = (-1, -1)
@@ -97,6 +100,21 @@ def where(state: DetourState, piece: int) -> tuple[int, int]:
 
 def moves(state: DetourState) -> list[dict]:
     return [e for e in state.last if e["cause"] == "move"]
+
+
+def field_names(value, names: set[str] | None = None) -> set[str]:
+    """Every key of a JSON value, at any depth, and every effect's cause."""
+    names = set() if names is None else names
+    if isinstance(value, dict):
+        names.update(value)
+        if "cause" in value:
+            names.add(value["cause"])
+        for inner in value.values():
+            field_names(inner, names)
+    elif isinstance(value, list):
+        for inner in value:
+            field_names(inner, names)
+    return names
 
 
 # ------------------------------------------------------------------- board
@@ -745,3 +763,32 @@ def test_clone_is_independent():
 
 def test_start_spaces_are_where_the_board_says():
     assert START_SPACES == tuple(s["space"] for s in BOARD["starts"])
+
+
+def test_a_hubs_port_p_is_its_track_end_p():
+    """What the rules document says of a hub's ports: port p leads along
+    track end p, to the board space at rim (p + k) % 4."""
+    for wheel in BOARD["wheels"]:
+        hub = BOARD["spaces"][wheel["hub"]]
+        assert hub["ports"] == [{"wheel": wheel["id"], "end": 0}, {"wheel": wheel["id"], "end": 1}]
+        for k in range(4):
+            for p in (0, 1):
+                rim = wheel["rims"][(p + k) % 4]
+                wheels = [0, 0, 0, 0]
+                wheels[wheel["id"]] = k
+                assert step(wheel["hub"], p, wheels)[0] == rim["space"]
+
+
+def test_every_field_a_bot_receives_is_described_in_the_rules_document():
+    """Every key of the board and of the states a bot is sent (and every
+    cause in ``last``) is named in seeds/detour.md."""
+    document = (Path(__file__).resolve().parent.parent / "seeds" / "detour.md").read_text()
+    names = field_names(BOARD)
+    for players, options in [(2, {}), (2, {"pieces": 4}), (3, {}), (4, {})]:
+        for seed in range(5):
+            _, events = random_playout(GAME, players, seed, options)
+            for state in replay(GAME, players, options, events):
+                field_names(state.to_json(), names)
+    assert {"popoff", "sent_back", "wheel", "mover", "carried"} <= names
+    missing = sorted(n for n in names if f"`{n}`" not in document and f'"{n}"' not in document)
+    assert missing == []
