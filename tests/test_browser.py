@@ -457,13 +457,14 @@ def test_a_detour_wheel_turns_and_carries_its_piece(showcase, watched):
     page = _open_before(watched, site, "show/detour", step)
     samples = page.evaluate(SAMPLE_STEP, [f".dt-wheel[data-wheel='{turn['wheel']}']", f"[data-piece=p{piece}]"])
     angles = [float(s[0][2].split("(")[1].split()[0]) for s in samples if s[0][2]]
-    sign = 1 if turn["turn"] == "cw" else -1
-    assert (angles[-1] - angles[0]) * sign == pytest.approx(90, abs=0.5)
+    degrees = {"cw": 90, "ccw": -90, "half": 180}[turn["turn"]]
+    sign = 1 if degrees > 0 else -1
+    assert angles[-1] - angles[0] == pytest.approx(degrees, abs=0.5)
     assert all((b - a) * sign >= -1e-6 for a, b in zip(angles, angles[1:]))
     assert len({round(a, 1) for a in angles}) >= 5, "the wheel jumped instead of turning"
     assert angles[-1] % 360 == pytest.approx(90 * turn["orientation"] % 360, abs=0.5)
     rotations = [float(s[1][2].split("rotate(")[1].split(")")[0]) for s in samples if "rotate(" in s[1][2]]
-    assert ((rotations[-1] - rotations[0]) * sign) % 360 == pytest.approx(90, abs=1)
+    assert ((rotations[-1] - rotations[0]) * sign) % 360 == pytest.approx(abs(degrees), abs=1)
     assert len({round(r, 1) for r in rotations}) >= 5, "the carried piece did not turn with the wheel"
     watched.assert_clean()
 

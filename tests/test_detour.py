@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 
 import pytest
 
 from arena.games import GAMES
+from arena.games.playout import random_playout
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
 from arena.games.detour import (CENTRE, FINISHES, GAME, HUBS, START_SPACES, TURN_CAP,
                                 DetourState, step, walk)
 from arena.games.detour_board import BOARD, SEGMENTS, WHEEL_NAMES
+from arena.record import replay
 
 RED_1, RED_2, BLUE_1, BLUE_2, GREEN_1, GREEN_2, YELLOW_1, YELLOW_2 = range(8)
 OFF = (-1, -1)
@@ -97,6 +100,21 @@ def where(state: DetourState, piece: int) -> tuple[int, int]:
 
 def moves(state: DetourState) -> list[dict]:
     return [e for e in state.last if e["cause"] == "move"]
+
+
+def field_names(value, names: set[str] | None = None) -> set[str]:
+    """Every key of a JSON value, at any depth, and every effect's cause."""
+    names = set() if names is None else names
+    if isinstance(value, dict):
+        names.update(value)
+        if "cause" in value:
+            names.add(value["cause"])
+        for inner in value.values():
+            field_names(inner, names)
+    elif isinstance(value, list):
+        for inner in value:
+            field_names(inner, names)
+    return names
 
 
 # ------------------------------------------------------------------- board
@@ -327,6 +345,23 @@ def test_only_start_spaces_hold_more_than_one_piece():
     assert state.current_player() == CHANCE
 
 
+def test_landing_on_your_own_piece_on_a_start_space_is_sharing_it():
+    """"If you land by exact count on your own playing piece: Both your
+    playing pieces must return to the START Spaces and your turn is over"
+    does not apply on a START, which "can accommodate more than one playing
+    piece" (decision 13): RED_1 comes round the bottom side onto START 0,
+    where RED_2 stands; both stay, and RED_2 still moves the other die."""
+    state = position(pieces={RED_1: on("bottom side", 1, toward="D"), RED_2: on_start(0)})
+    roll(state, 2, 1)
+    do(state, piece=RED_1, die=2)
+    assert not [e for e in state.last if e["cause"] == "sent_back"]
+    assert [(m["piece"], m["from"], m["to"]) for m in moves(state)] == [
+        (RED_1, space("bottom side", 1), on_start(0)[0]),
+        (RED_2, on_start(0)[0], space("bottom side", 2))]
+    assert where(state, RED_1) == (on_start(0)[0], 1)
+    assert state.current_player() == CHANCE and state.chance_request().stream == "seat:1"
+
+
 def test_passing_through_the_centre_keeps_the_direction():
     """Decision 8: the centre is a crossing; straight on is the opposite port."""
     state = position(pieces={RED_1: on("diagonal A-centre", 3, toward="centre")})
@@ -347,17 +382,41 @@ def test_an_arc_with_no_space_is_one_step_from_rim_to_rim():
 
 # ---------------------------------------------------------------- star spaces
 
-def test_exact_landing_on_a_star_turns_any_one_wheel_either_way():
-    """Decision 6: a quarter turn, clockwise or anticlockwise, any wheel."""
+def test_exact_landing_on_a_star_turns_any_one_wheel_in_any_direction():
+    """Decision 6: a quarter turn clockwise or anticlockwise, or a half turn,
+    of any one wheel."""
     state = position()
     roll(state, 4, 2)
     do(state, piece=RED_1, die=4)
     assert where(state, RED_1) == in_hub("C", 1)
     assert state.current_player() == 0
     assert state.legal_actions() == [{"wheel": w, "turn": t} for w in range(4)
-                                     for t in ("cw", "ccw")]
+                                     for t in ("cw", "ccw", "half")]
     do(state, wheel=B, turn="ccw")
     assert state.wheels[B] == (START_WHEELS[B] - 1) % 4
+
+
+def test_turn_any_one_wheel_in_any_direction_includes_the_half_turn():
+    """"Turn any ONE of the four Detour Wheels in any direction" (decision 6):
+    the star circles line up after a half turn as after a quarter, so it is
+    offered; it reaches the one position neither quarter turn does. Here RED_1
+    has just landed in C's holder, heading up the left loop: a quarter turn
+    points it along the left or the bottom side, only the half turn down the
+    diagonal to the centre."""
+    state = position()
+    roll(state, 4, 2)
+    do(state, piece=RED_1, die=4)
+    heading = {}
+    for turn in ("cw", "ccw", "half"):
+        turned = state.clone()
+        do(turned, wheel=C, turn=turn)
+        heading[turn] = turned.to_json()["pieces"][RED_1]["heading"]
+    assert heading == {"cw": space("left side", 0), "ccw": space("bottom side", 0),
+                       "half": space("diagonal centre-C", 4)}
+    do(state, wheel=C, turn="half")
+    assert state.wheels[C] == (START_WHEELS[C] + 2) % 4
+    assert state.last[0] == {"cause": "wheel", "wheel": C, "turn": "half",
+                             "orientation": (START_WHEELS[C] + 2) % 4, "carried": [RED_1]}
 
 
 def test_a_wheel_turn_cannot_be_declined():
@@ -704,3 +763,32 @@ def test_clone_is_independent():
 
 def test_start_spaces_are_where_the_board_says():
     assert START_SPACES == tuple(s["space"] for s in BOARD["starts"])
+
+
+def test_a_hubs_port_p_is_its_track_end_p():
+    """What the rules document says of a hub's ports: port p leads along
+    track end p, to the board space at rim (p + k) % 4."""
+    for wheel in BOARD["wheels"]:
+        hub = BOARD["spaces"][wheel["hub"]]
+        assert hub["ports"] == [{"wheel": wheel["id"], "end": 0}, {"wheel": wheel["id"], "end": 1}]
+        for k in range(4):
+            for p in (0, 1):
+                rim = wheel["rims"][(p + k) % 4]
+                wheels = [0, 0, 0, 0]
+                wheels[wheel["id"]] = k
+                assert step(wheel["hub"], p, wheels)[0] == rim["space"]
+
+
+def test_every_field_a_bot_receives_is_described_in_the_rules_document():
+    """Every key of the board and of the states a bot is sent (and every
+    cause in ``last``) is named in seeds/detour.md."""
+    document = (Path(__file__).resolve().parent.parent / "seeds" / "detour.md").read_text()
+    names = field_names(BOARD)
+    for players, options in [(2, {}), (2, {"pieces": 4}), (3, {}), (4, {})]:
+        for seed in range(5):
+            _, events = random_playout(GAME, players, seed, options)
+            for state in replay(GAME, players, options, events):
+                field_names(state.to_json(), names)
+    assert {"popoff", "sent_back", "wheel", "mover", "carried"} <= names
+    missing = sorted(n for n in names if f"`{n}`" not in document and f'"{n}"' not in document)
+    assert missing == []

@@ -4,15 +4,20 @@ seeds/slyyde.md, each played out from a named position on the real board."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from arena.botproc import BotSpec
 from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
+from arena.games.dice import DiceStreams
 from arena.games.playout import random_playout
 from arena.games.slyyde import (BACK6_SQUARES, CENTRE, DIAGONAL, GAME, IMMUNE, START, TRIANGLE,
                                 TURN_CAP, SlyydeState)
 from arena.games.slyyde_board import board_data, spiral_cells
+from arena.record import replay
+from arena.scheduler import Entrant, plan_round_robin
 
 SEATS = ("red", "blue", "green", "yellow")
 RED, BLUE, GREEN, YELLOW = range(4)
@@ -52,6 +57,21 @@ def causes(state: SlyydeState) -> list[str]:
 def effect(state: SlyydeState, cause: str, seat: int) -> dict:
     [found] = [e for e in state.last if e["cause"] == cause and e["seat"] == seat]
     return found
+
+
+def field_names(value, names: set[str] | None = None) -> set[str]:
+    """Every key of a JSON value, at any depth, and every effect's cause."""
+    names = set() if names is None else names
+    if isinstance(value, dict):
+        names.update(value)
+        if "cause" in value:
+            names.add(value["cause"])
+        for inner in value.values():
+            field_names(inner, names)
+    elif isinstance(value, list):
+        for inner in value:
+            field_names(inner, names)
+    return names
 
 
 def to_roll(state: SlyydeState) -> int:
@@ -176,9 +196,36 @@ def test_rolloff_rolls_are_not_turns():  # decision 15
     assert state.rolls == [0, 0] and state.turns == 0
 
 
-def test_the_previous_winner_starts_without_a_rolloff():
+def test_the_first_player_option_skips_the_rolloff():
     state = GAME.new_state(3, {"first_player": 2})
     assert to_roll(state) == GREEN and state.first_player == GREEN
+
+
+def test_each_new_game_starts_with_a_rolloff_so_each_bot_of_a_pair_starts_once():
+    """"For each new game, the winner of the previous game goes first" is not
+    played (decision 21): a tournament's seat-swapped pair is two games on one
+    seed, the bots trading seats. Neither game sets ``first_player``, so both
+    begin with a roll-off on the same ``rolloff`` stream, the same seat wins
+    it, and so each bot starts exactly one game of the pair, whoever won
+    the other."""
+    bots = [Entrant(BotSpec(name, ("true",), "/bin/true", name * 8), frozenset(["slyyde"]))
+            for name in ("north", "south", "west")]
+    jobs = plan_round_robin(bots, ["slyyde"], 2, seed=7)
+    pairs: dict[int, list] = {}
+    for job in jobs:
+        pairs.setdefault(job.seed, []).append(job)
+    assert len(pairs) == 6 and all(len(pair) == 2 for pair in pairs.values())
+    for pair in pairs.values():
+        starters = []
+        for job in pair:
+            assert job.options == {}
+            state = GAME.new_state(len(job.seats), job.options)
+            assert state.phase == "rolloff"
+            dice = DiceStreams(job.seed)
+            while state.phase == "rolloff":
+                state.apply_chance(dice.draw(state.chance_request()))
+            starters.append(job.seats[state.first_player])
+        assert sorted(starters) == sorted(pair[0].seats)
 
 
 @pytest.mark.parametrize("bad", [3, -1, "1", True, 1.0])
@@ -541,3 +588,18 @@ def test_actions_not_offered_are_refused():
 def test_slyyde_is_registered():
     assert GAMES["slyyde"] is GAME
     assert (GAME.min_players, GAME.max_players, GAME.turn_cap) == (1, 4, TURN_CAP)
+
+
+def test_every_field_a_bot_receives_is_described_in_the_rules_document():
+    """Every key of the board and of the states a bot is sent (and every
+    cause in ``last``) is named in seeds/slyyde.md."""
+    document = (Path(__file__).resolve().parent.parent / "seeds" / "slyyde.md").read_text()
+    names = field_names(GAME.board)
+    for players in (1, 2, 3, 4):
+        for seed in range(10):
+            _, events = random_playout(GAME, players, seed)
+            for state in replay(GAME, players, {}, events):
+                field_names(state.to_json(), names)
+    assert {"sweep", "bump", "contenders", "triangles"} <= names
+    missing = sorted(n for n in names if f"`{n}`" not in document and f'"{n}"' not in document)
+    assert missing == []

@@ -5,7 +5,7 @@ Pieces keep their direction of travel: a piece is a space and the port of
 that space its arrow points out of, and every step leaves each space by the
 port opposite the one it came in by, so there is never a fork to choose at.
 The four wheels re-route the paths: each carries a track through its hub
-star space and a bare arc, and a quarter turn changes which paths they join.
+star space and a bare arc, and turning one changes which paths they join.
 A turn is a roll of the colour's dice (two, or one when one piece is left),
 then up to several decisions: which piece moves first with which die, the
 direction out of the centre Star Space, which wheel to turn after landing on
@@ -31,7 +31,7 @@ SIX = 6
 # Phases: ROLL and POPOFF are chance, OVER is terminal, the rest are decisions.
 ROLL, CHOOSE, DIRECTION, WHEEL, POPOFF, POPOFF_START, OWN_START, OVER = (
     "roll", "choose", "direction", "wheel", "popoff", "popoff_start", "own_start", "over")
-TURNS = {"cw": 1, "ccw": -1}
+TURNS = {"cw": 1, "ccw": -1, "half": 2}   # quarter turns each way, and a half turn (decision 6)
 
 # ---------------------------------------------------------------- lookup tables
 # All read from BOARD, the same data GAME.board holds.
@@ -377,7 +377,8 @@ class DetourState(State):
                           "to": START_SPACES[index], "start": index, "reason": reason})
 
     def _turn_wheel(self, wheel: int, turn: str) -> None:
-        """A quarter turn; a piece in the hub holder turns with it (decision 6)."""
+        """A quarter turn either way or a half turn; a piece in the hub
+        holder turns with it (decision 6)."""
         self.wheels[wheel] = (self.wheels[wheel] + TURNS[turn]) % 4
         carried = [p for p, (space, _) in enumerate(self.pieces) if space == HUBS[wheel]]
         self.last.append({"cause": "wheel", "wheel": wheel, "turn": turn,

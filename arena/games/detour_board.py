@@ -172,7 +172,7 @@ def _build() -> dict[str, Any]:
         "stars": [space["id"] for space in spaces if space["kind"] == "star"],
         "segments": segments,
         "tracks": "at orientation k a wheel's hub track joins rims k and k+1 through the "
-                  "hub, its arc joins rims k+2 and k+3; cw adds 1 to k",
+                  "hub, its arc joins rims k+2 and k+3; cw adds 1 to k, ccw takes 1, half adds 2",
         "compass": list(COMPASS),
         "box": [0, 0, 100, 100],
     }

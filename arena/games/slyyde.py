@@ -314,7 +314,7 @@ GAME = Game(
     has_chance=True,
     state_class=SlyydeState,
     board=BOARD,
-    options={"first_player": "the seat that starts (e.g. the previous game's winner); "
-                             "skips the roll-off"},
+    options={"first_player": "the seat that starts, skipping the roll-off; tournaments "
+                             "never set it (seeds/slyyde.md, decision 21)"},
 )
 SlyydeState.game = GAME

@@ -9,6 +9,8 @@
   "use strict";
   const U = ArenaBoards.util;
   const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff9f1c"];
+  const TURN_DEGREES = {cw: 90, ccw: -90, half: 180};   // a wheel effect's "turn"
+  const TURN_WORDS = {cw: "a quarter clockwise", ccw: "a quarter anticlockwise", half: "half round"};
 
   ArenaBoards.detour = function (svg, board, meta) {
     const box = board.box;
@@ -216,14 +218,14 @@
           phase++;
         } else if (e.cause === "wheel") {
           const before = prev.wheels[e.wheel];
-          const from = 90 * before, to = from + (e.turn === "cw" ? 90 : -90);
+          const from = 90 * before, to = from + TURN_DEGREES[e.turn];
           const w = board.wheels[e.wheel];
           tracks.push({el: wheelGroups[e.wheel], t0: phase, t1: phase + 1,
                        apply: function (f) { setWheel(e.wheel, from + (to - from) * f); }});
           for (const id of e.carried || []) {
             const piece = prev.pieces[id];
             const start = angleOf(piece);
-            const turn = e.turn === "cw" ? 90 : -90;
+            const turn = TURN_DEGREES[e.turn];
             tracks.push({el: pieces[id], t0: phase, t1: phase + 1, apply: function (f) {
               U.place(pieces[id], w.x, w.y, " rotate(" + (start + turn * f).toFixed(1) + ")");
             }});
@@ -234,19 +236,18 @@
       return {phases: phase, tracks: tracks};
     }
 
-    function seatOfColour(state, colour) { return state.colours[colour] ? state.colours[colour].seat : colour; }
-
     function effectText(e, state) {
       const name = function (seat) { return U.seatName(meta, seat); };
       const pieceName = function (id) { return "piece " + id + " (" + name(state.pieces[id].seat) + ")"; };
       switch (e.cause) {
         case "roll": return name(e.seat) + " rolls " + e.dice.join(" and ");
         case "move": return pieceName(e.piece) + " moves " + e.die + ": " + e.from + " → " + e.to;
-        case "wheel": return "wheel " + board.wheels[e.wheel].name + " turns " + (e.turn === "cw" ? "clockwise" : "anticlockwise") +
+        case "wheel": return "wheel " + board.wheels[e.wheel].name + " turns " + TURN_WORDS[e.turn] +
           (e.carried && e.carried.length ? ", carrying piece " + e.carried.join(", ") : "");
-        case "popoff": return "pop-off: " + name(seatOfColour(state, e.mover)) + " pops " + e.pops[0] + ", " +
-          name(seatOfColour(state, e.defender)) + " pops " + e.pops[1] +
-          (e.winner === null ? ": pop again" : ": " + name(seatOfColour(state, e.winner)) + " wins it");
+        // mover, defender and winner are piece ids, not colours
+        case "popoff": return "pop-off: " + pieceName(e.mover) + " pops " + e.pops[0] + ", " +
+          pieceName(e.defender) + " pops " + e.pops[1] +
+          (e.winner === null ? ": pop again" : ": " + pieceName(e.winner) + " wins it");
         case "sent_back": return pieceName(e.piece) + " goes back to START " + e.start + " (" + e.reason + ")";
         case "finish": return pieceName(e.piece) + " leaves the board at FINISH";
         case "win": return name(e.seat) + " wins";
