@@ -24,62 +24,18 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena import isolation, warden
 from arena.errors import ArenaError, BotCrashed, BotProtocolError, BotTimeout
+from arena.model import BotSpec, Limits
 
 PR_SET_PDEATHSIG = 1
 WARDEN = Path(warden.__file__)
 MAX_DEPTH = 64
 _READ_CHUNK = 65536
 _WARDEN_START_SECONDS = 10.0
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Per-bot-process limits. Defaults are safe for a shared machine and
-    generous for an honest bot; see the README for what each one protects.
-
-    ``confinement`` says how the process-count limit is enforced (``auto``:
-    the best this machine allows, see arena.isolation); ``isolation`` names
-    optional stronger isolation (``network``, ``user``), off by default."""
-
-    startup_timeout: float = 10.0
-    move_timeout: float = 1.0
-    max_line_bytes: int = 1 << 20
-    stderr_bytes: int = 1 << 20
-    cpu_seconds: int = 600
-    address_space_bytes: int = 4 << 30
-    processes: int = 64
-    file_size_bytes: int = 16 << 20
-    open_files: int = 256
-    confinement: str = "auto"
-    isolation: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot found in a bots folder: how to start it and which version it is."""
-
-    name: str
-    command: tuple[str, ...]
-    path: str
-    content_hash: str
-
-    @property
-    def bot_id(self) -> str:
-        return f"{self.name}@{self.content_hash[:12]}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "command": list(self.command), "path": self.path,
-                "content_hash": self.content_hash}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> BotSpec:
-        return cls(data["name"], tuple(data["command"]), data["path"], data["content_hash"])
 
 
 _SIZE = re.compile(r"(\d+)\s*([KMG]i?B?|B)?", re.IGNORECASE)

@@ -13,16 +13,23 @@ from pathlib import Path
 
 import click
 
-from arena.botproc import Limits
+from arena import results
 from arena.discovery import discover
 from arena.errors import ArenaError
-from arena.games import GAMES, get_game
+from arena.games import get_game
 from arena.games.base import InvalidOptions
 from arena.match import play_match
-from arena.referee import Job
+from arena.model import Job, Limits
 from arena.scheduler import plan_round_robin
 from arena.store import Store
-from arena.tournament import Plan, Interrupted, play_missing, plan_solo_series, plan_tournament, probe_bots
+from arena.tournament import (
+    Interrupted,
+    Plan,
+    plan_solo_series,
+    plan_tournament,
+    play_missing,
+    probe_bots,
+)
 
 DEFAULT_DB = "arena.db"
 DEFAULT_OUT = "leaderboard"
@@ -210,13 +217,17 @@ def match(bot_a, bot_b, game_name, rounds, seed, bot_dirs, move_timeout, startup
     points = {bot_a: 0.0, bot_b: 0.0}
     for record in play_match(jobs, by_id, limits, None):
         names = [by_id[b].name for b in record.job.seats]
-        for seat, name in enumerate(names):
-            points[name] += (1.0 / len(record.winners) if seat in record.winners else 0.0) \
-                if record.winners else 0.5
+        for name, earned in zip(names, results.points(record.placements)):
+            points[name] += earned
         how = record.termination.value + (f" ({record.detail})" if record.detail else "")
-        winner = ", ".join(names[s] for s in record.winners) or "draw"
-        click.echo(f"{names[0]} vs {names[1]}: {winner} [{how}]")
+        click.echo(f"{names[0]} vs {names[1]}: {_result_words(record.placements, names)} [{how}]")
     click.echo(f"score: {bot_a} {points[bot_a]:g} - {points[bot_b]:g} {bot_b}")
+
+
+def _result_words(placements: tuple[int, ...], names: list[str]) -> str:
+    """Who won, for people: the winner, the winners sharing a win, or draw."""
+    first = [names[seat] for seat, place in enumerate(placements) if place == 1]
+    return "draw" if len(first) == len(names) else ", ".join(first)
 
 
 @main.command("bots")
@@ -247,7 +258,7 @@ def standings(db, output_format):
 
     with Store(db) as store:
         names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
-        rows = compute(store.games("players > 1"), names)
+        rows = compute(store.games(solo=False), names)
     if output_format == "json":
         click.echo(json.dumps([row.to_json() for row in rows], indent=2))
         return
@@ -292,7 +303,7 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
     with Store(db, writer=True) as store:
         play_missing(Plan(jobs, {spec.bot_id: spec}, []), store, LocalExecutor(1), limits, log_dir)
         keys = {job.key for job in jobs}
-        scores = [g["scores"][0] for g in store.games("players = 1") if g["key"] in keys and g["scores"]]
+        scores = [g.scores[0] for g in store.games(solo=True) if g.key in keys and g.scores]
         table = [row for row in solo_table(store) if row["bot_id"] == spec.bot_id and row["game"] == game_name]
     if not scores:
         raise ArenaError(f"{bot_name} finished none of its {count} solo games (see the logs in {log_dir})")
@@ -326,14 +337,15 @@ def play(game_name, bot_name, seat, seed, bot_dirs, move_timeout, startup_timeou
     bot = BotSeat(specs[bot_name], limits)
     seats = [HumanSeat(), bot] if seat == 0 else [bot, HumanSeat()]
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-    job = Job(f"play/{game.name}/{seed}", game.name, ("you", bot_name), seed)
+    names = ("you", bot_name) if seat == 0 else (bot_name, "you")
+    job = Job(f"play/{game.name}/{seed}", game.name, names, seed)
     try:
         record = play_game(job, seats, limits.move_timeout)
     finally:
         bot.close()
     if record.forfeit_seat is not None:
         click.echo(f"{job.seats[record.forfeit_seat]} forfeits: {record.termination.value} ({record.detail})")
-    click.echo("winner: " + (", ".join(job.seats[s] for s in record.winners) or "draw"))
+    click.echo("winner: " + _result_words(record.placements, list(job.seats)))
 
 
 if __name__ == "__main__":

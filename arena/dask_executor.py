@@ -49,11 +49,10 @@ from distributed import Client, LocalCluster, as_completed, get_worker
 from distributed.scheduler import KilledWorker
 
 import arena
-from arena.botproc import BotSpec, Limits
 from arena.discovery import hash_files
 from arena.errors import ArenaError
 from arena.match import match_log_dir, play_match
-from arena.referee import GameRecord, Job
+from arena.model import BotSpec, GameRecord, Job, Limits
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ import os
 import sys
 from pathlib import Path
 
-from arena.botproc import BotSpec
 from arena.errors import ArenaError
+from arena.model import BotSpec
 
 MANIFEST = "bot.json"
 _IGNORED_SUFFIXES = {".md", ".txt", ".json", ".pyc", ".log"}

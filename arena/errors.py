@@ -24,5 +24,9 @@ class BotProtocolError(BotError):
     """A bot sent something that is not a valid protocol message."""
 
 
+class IllegalAnswer(ValueError):
+    """A well-formed answer naming an action that was not offered."""
+
+
 class StoreError(ArenaError):
     """The results database cannot be used (wrong version, corrupt, locked)."""

@@ -19,10 +19,10 @@ import traceback
 from pathlib import Path
 from typing import Iterator
 
-from arena.botproc import PR_SET_PDEATHSIG, BotSpec, Limits
+from arena.botproc import PR_SET_PDEATHSIG
 from arena.errors import ArenaError
 from arena.match import play_match
-from arena.referee import GameRecord, Job
+from arena.model import BotSpec, GameRecord, Job, Limits
 
 log = logging.getLogger(__name__)
 

@@ -15,6 +15,7 @@ import math
 from collections import deque
 from typing import Any, Callable
 
+from arena import results
 from arena.games import get_game
 from arena.games.base import TERMINAL, State
 
@@ -32,13 +33,10 @@ def softmax(strengths: list[float], scale: float) -> list[float]:
 
 
 def terminal_values(state: State) -> list[float]:
-    """What a finished game is worth to each seat: winners share one point,
-    a draw shares it among all."""
-    players = state.to_json()["players"]
-    winners = state.outcome().winners
-    if not winners:
-        return [1.0 / players] * players
-    return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(players)]
+    """What a finished game is worth to each seat: one first place, shared
+    among the seats placed first (arena.results)."""
+    placements = results.placements_from_winners(state.to_json()["players"], state.outcome().winners)
+    return list(results.first_place_shares(placements))
 
 
 def order_offsets(players: int, mover: int | None, left: float = 1.0) -> list[float]:

@@ -48,12 +48,12 @@ from typing import Any, Iterable
 import jinja2
 from markupsafe import Markup, escape
 
-from arena import mlratings
+from arena import mlratings, results
 from arena.games import GAMES
 from arena.games.base import IllegalAction, InvalidOptions
+from arena.model import FORFEITS, StoredGame
 from arena.ratings import INITIAL, OVERALL, Standing, rate_game
 from arena.record import replay
-from arena.referee import FORFEITS
 from arena.store import Store
 
 # Bump when the replay pages' template or data change shape, so that every
@@ -104,8 +104,9 @@ def write_if_changed(path: Path, text: str) -> bool:
 def solo_table(store: Store) -> list[dict]:
     """Each bot's average and best score in solo play, per game (lower is better)."""
     rows: dict[tuple[str, str], list[float]] = {}
-    for game in store.games("players = 1 AND scores IS NOT NULL"):
-        rows.setdefault((game["game"], game["seats"][0]), []).append(game["scores"][0])
+    for game in store.games(solo=True):
+        if game.scores is not None:
+            rows.setdefault((game.game, game.seats[0]), []).append(game.scores[0])
     names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
     return [{"game": game, "bot": names.get(bot_id, bot_id), "bot_id": bot_id, "games": len(scores),
              "average": sum(scores) / len(scores), "best": min(scores)}
@@ -220,28 +221,28 @@ def _collect(store: Store, root: Path) -> Model:
     bot_numbers: dict[str, int] = {}
     for game in store.games():
         model.total += 1
-        for bot_id in game["seats"]:
+        for bot_id in game.seats:
             _info(model.infos, bot_id)
             names.setdefault(bot_id, model.infos[bot_id].name)
-        if game["players"] >= 2:
+        if game.players >= 2:
             _rate_game(model, game, names)
         else:
-            model.solo_games[game["seats"][0]] = model.solo_games.get(game["seats"][0], 0) + 1
-        logs = [_log_id(model, root, path) for path in (game["logs"] or [])]
-        if game["forfeit_seat"] is not None:
-            seat = game["forfeit_seat"]
-            model.forfeits.setdefault(game["seats"][seat], []).append({
-                "key": game["key"], "page": game_path(game["key"]), "game": game["game"],
-                "reason": game["termination"], "detail": game["detail"] or "",
-                "opponents": [b for s, b in enumerate(game["seats"]) if s != seat],
+            model.solo_games[game.seats[0]] = model.solo_games.get(game.seats[0], 0) + 1
+        logs = [_log_id(model, root, path) for path in game.logs]
+        if game.forfeit_seat is not None:
+            seat = game.forfeit_seat
+            model.forfeits.setdefault(game.seats[seat], []).append({
+                "key": game.key, "page": game_path(game.key), "game": game.game,
+                "reason": game.termination.value, "detail": game.detail or "",
+                "opponents": [b for s, b in enumerate(game.seats) if s != seat],
                 "log": logs[seat] if seat < len(logs) else None,
-                "finished": _when(game["finished_at"]), "finished_at": game["finished_at"] or 0.0})
-        number = game_names.setdefault(game["game"], len(game_names))
-        seats = [bot_numbers.setdefault(b, len(bot_numbers)) for b in game["seats"]]
-        model.rows.append([game_id(game["key"]), number, seats, list(game["winners"]),
-                           game["termination"], -1 if game["forfeit_seat"] is None else game["forfeit_seat"],
-                           game["decisions"], game["finished_at"] or 0.0,
-                           game["scores"] if game["players"] == 1 else None])
+                "finished": _when(game.finished_at), "finished_at": game.finished_at or 0.0})
+        number = game_names.setdefault(game.game, len(game_names))
+        seats = [bot_numbers.setdefault(b, len(bot_numbers)) for b in game.seats]
+        model.rows.append([game_id(game.key), number, seats, list(game.winners),
+                           game.termination.value, -1 if game.forfeit_seat is None else game.forfeit_seat,
+                           game.decisions, game.finished_at or 0.0,
+                           list(game.scores) if game.players == 1 and game.scores is not None else None])
     # The list shows games in the order they finished (rating order is the
     # plan's, and several plans share a store).
     model.rows.sort(key=lambda row: row[7])
@@ -254,24 +255,21 @@ def _collect(store: Store, root: Path) -> Model:
     return model
 
 
-def _rate_game(model: Model, game: dict[str, Any], names: dict[str, str]) -> None:
-    seats, winners = game["seats"], set(game["winners"])
-    for table in (game["game"], OVERALL):
+def _rate_game(model: Model, game: StoredGame, names: dict[str, str]) -> None:
+    for table in (game.game, OVERALL):
         standings = model.elo.setdefault(table, {})
         rate_game(standings, table, game, names)
         index = model.table_games[table] = model.table_games.get(table, 0) + 1
-        for bot_id in dict.fromkeys(seats):
+        for bot_id in dict.fromkeys(game.seats):
             model.history.setdefault((table, bot_id), []).append((index, standings[bot_id].elo))
         model.pairs.setdefault(table, mlratings.PairTable()).add_game(game)
         h2h = model.h2h.setdefault(table, {})
-        for i, a in enumerate(seats):
-            for j, b in enumerate(seats):
-                if i == j or a == b:
-                    continue
-                pair = h2h.setdefault((a, b), Pair())
-                if (i in winners) == (j in winners):
+        for a, b, score in results.pairwise_between_bots(game.seats, game.placements):
+            for bot, other, mine in ((a, b, score), (b, a, 1.0 - score)):
+                pair = h2h.setdefault((bot, other), Pair())
+                if mine == 0.5:
                     pair.draws += 1
-                elif i in winners:
+                elif mine == 1.0:
                     pair.wins += 1
                 else:
                     pair.losses += 1
@@ -585,19 +583,18 @@ class _Site:
             self.write(page, _render("log.html", "../", path=str(path), text=text))
 
     def write_replays(self, model: Model, old: dict[str, Any], done: dict[str, Any]) -> None:
-        todo: list[dict[str, Any]] = []
+        todo: list[tuple[StoredGame, list[str | None]]] = []
         games = {b: [info.name, info.version, info.page] for b, info in model.infos.items()}
         for game in self.store.games():
-            log_ids = [_log_id(model, self.store.path.parent, path) for path in (game["logs"] or [])]
+            log_ids = [_log_id(model, self.store.path.parent, path) for path in game.logs]
             digest = _digest(game, log_ids)
-            page = game_path(game["key"])
+            page = game_path(game.key)
             done[page] = digest
             if old.get(page) == digest and (self.out / page).is_file():
                 continue
-            game["log_ids"] = log_ids
-            todo.append(game)
+            todo.append((game, log_ids))
         for game, text in _render_replays(self.store, todo, games):
-            write_atomically(self.out / game_path(game["key"]), text)
+            write_atomically(self.out / game_path(game.key), text)
             self.written += 1
 
     def load_manifest(self) -> dict[str, Any]:
@@ -627,8 +624,8 @@ def _replay_format() -> str:
     return f"{REPLAY_FORMAT}-{hashlib.sha1(template + base).hexdigest()[:12]}"
 
 
-def _digest(game: dict[str, Any], log_ids: list[str | None]) -> str:
-    identity = [game["key"], game["finished_at"], game["decisions"], game["termination"], log_ids]
+def _digest(game: StoredGame, log_ids: list[str | None]) -> str:
+    identity = [game.key, game.finished_at, game.decisions, game.termination.value, log_ids]
     return hashlib.sha1(json.dumps(identity).encode()).hexdigest()[:16]
 
 
@@ -642,7 +639,7 @@ def _js(data: Any) -> str:
 # ------------------------------------------------------------------ replays
 
 
-def replay_payload(game: dict[str, Any], events: list[dict[str, Any]]) -> tuple[str, int, str | None]:
+def replay_payload(game: StoredGame, events: list[dict[str, Any]]) -> tuple[str, int, str | None]:
     """The replay as the page embeds it: base64 of zlib-compressed JSON
     ``{"events": [...], "patches": [...]}`` where patch 0 is the initial
     state and patch k turns the state before event k - 1 into the state
@@ -650,13 +647,13 @@ def replay_payload(game: dict[str, Any], events: list[dict[str, Any]]) -> tuple[
     and why the replay stopped early, if it did."""
     patches: list[Any] = []
     problem = None
-    definition = GAMES.get(game["game"])
+    definition = GAMES.get(game.game)
     if definition is None:
-        problem = f"this arena has no {game['game']!r} engine to replay the game with"
+        problem = f"this arena has no {game.game!r} engine to replay the game with"
     else:
         previous: dict[str, Any] | None = None
         try:
-            for state in replay(definition, game["players"], game["options"] or {}, events):
+            for state in replay(definition, game.players, game.options, events):
                 current = state.to_json()
                 patches.append(current if previous is None else state_patch(previous, current))
                 previous = current
@@ -730,19 +727,19 @@ def _whole(value: Any) -> Any:
     return {"$v": value} if isinstance(value, dict) else value
 
 
-def _render_game(game: dict[str, Any], events: list[dict[str, Any]], bots: dict[str, list]) -> str:
+def _render_game(game: StoredGame, log_ids: list[str | None], events: list[dict[str, Any]],
+                 bots: dict[str, list]) -> str:
     payload, _, problem = replay_payload(game, events)
     seats = []
-    for seat, bot_id in enumerate(game["seats"]):
+    for seat, bot_id in enumerate(game.seats):
         name, version, page = bots.get(bot_id, [bot_id, _version(bot_id), None])
-        log_ids = game.get("log_ids") or []
         seats.append({"seat": seat, "bot_id": bot_id, "name": name, "version": version, "page": page,
                       "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
-                      "won": seat in game["winners"], "forfeit": game["forfeit_seat"] == seat,
+                      "won": seat in game.winners, "forfeit": game.forfeit_seat == seat,
                       "log": log_ids[seat] if seat < len(log_ids) else None,
-                      "score": game["scores"][seat] if game["scores"] and seat < len(game["scores"]) else None})
+                      "score": game.scores[seat] if game.scores and seat < len(game.scores) else None})
     return _render("game.html", "../../", game=game, seats=seats, payload=payload, problem=problem,
-                   when=_when(game["finished_at"]))
+                   when=_when(game.finished_at))
 
 
 _WORKER_STORE: Store | None = None
@@ -753,20 +750,20 @@ def _open_worker_store(path: str) -> None:
     _WORKER_STORE = Store(path)
 
 
-def _render_chunk(games: list[dict[str, Any]], bots: dict[str, list]) -> list[str]:
+def _render_chunk(games: list[tuple[StoredGame, list[str | None]]], bots: dict[str, list]) -> list[str]:
     assert _WORKER_STORE is not None
-    return [_render_game(game, _WORKER_STORE.events(game["key"]), bots) for game in games]
+    return [_render_game(game, log_ids, _WORKER_STORE.events(game.key), bots) for game, log_ids in games]
 
 
-def _render_replays(store: Store, games: list[dict[str, Any]],
-                    bots: dict[str, list]) -> Iterable[tuple[dict, str]]:
+def _render_replays(store: Store, games: list[tuple[StoredGame, list[str | None]]],
+                    bots: dict[str, list]) -> Iterable[tuple[StoredGame, str]]:
     """Render replay pages, in worker processes when there are many. A few
     chunks at a time are in flight, so memory stays flat however many games
     there are."""
     workers = min(os.cpu_count() or 1, 8)
     if len(games) < PARALLEL_FROM or workers < 2:
-        for game in games:
-            yield game, _render_game(game, store.events(game["key"]), bots)
+        for game, log_ids in games:
+            yield game, _render_game(game, log_ids, store.events(game.key), bots)
         return
     size = 50
     chunks = [games[k:k + size] for k in range(0, len(games), size)]
@@ -778,10 +775,10 @@ def _render_replays(store: Store, games: list[dict[str, Any]],
             pending.append((chunk, pool.submit(_render_chunk, chunk, bots)))
             if len(pending) >= 3 * workers:
                 done, future = pending.popleft()
-                yield from zip(done, future.result())
+                yield from zip((game for game, _ in done), future.result())
         while pending:
             done, future = pending.popleft()
-            yield from zip(done, future.result())
+            yield from zip((game for game, _ in done), future.result())
 
 
 def build(store: Store, out_dir: Path) -> Path:

@@ -12,8 +12,8 @@ so ratings are on the Elo scale. The ratings maximise the log-likelihood
 
 which depends only on how many games each pair played and how many points
 each scored, never on their order. A game of more than two seats is one
-result between every pair of its seats (a winner beats a loser, two winners
-or two losers draw), as in :mod:`arena.ratings`.
+result between every pair of its seats held by two bots, by placement
+(:mod:`arena.results`), as in :mod:`arena.ratings`.
 
 Only rating differences are identified, so each group of bots connected by
 games is anchored with its mean at 1500. A bot that won (or lost) all its
@@ -34,10 +34,12 @@ first reduced to a table of pairs.
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, Iterable
+
+from arena.results import pairwise_between_bots
+from arena.model import StoredGame
 
 INITIAL = 1500.0
 PRIOR_DRAWS = 1.0
@@ -75,21 +77,6 @@ class MLRating:
                 "high": round(self.high, 1), "games": self.games, "group": self.group}
 
 
-def pairwise_results(game: dict[str, Any]) -> list[tuple[str, str, float]]:
-    """The results (bot a, bot b, score of a) that one stored game counts as."""
-    seats, winners = game["seats"], set(game["winners"])
-    results = []
-    for i, j in itertools.combinations(range(len(seats)), 2):
-        if seats[i] == seats[j]:
-            continue
-        if (i in winners) == (j in winners):
-            score = 0.5
-        else:
-            score = 1.0 if i in winners else 0.0
-        results.append((seats[i], seats[j], score))
-    return results
-
-
 class PairTable:
     """Games and points between every pair of bots: all the fit needs.
 
@@ -108,8 +95,8 @@ class PairTable:
         self.games[a, b] = self.games.get((a, b), 0) + 1
         self.points[a, b] = self.points.get((a, b), 0.0) + score
 
-    def add_game(self, game: dict[str, Any]) -> None:
-        for a, b, score in pairwise_results(game):
+    def add_game(self, game: StoredGame) -> None:
+        for a, b, score in pairwise_between_bots(game.seats, game.placements):
             self.add(a, b, score)
 
     def bots(self) -> list[str]:
@@ -310,14 +297,14 @@ def _require_finite_maximum(members: list[str], pairs) -> None:
                              f"conceded to) the others")
 
 
-def ml_tables(games: Iterable[dict[str, Any]], overall: str = "overall",
+def ml_tables(games: Iterable[StoredGame], overall: str = "overall",
               prior_draws: float = PRIOR_DRAWS) -> tuple[dict[str, dict[str, MLRating]], dict[str, PairTable]]:
     """Fitted ratings per game and over all games (table ``overall``), and
     the pair tables they came from (for head-to-head)."""
     tables: dict[str, PairTable] = {}
     for game in games:
-        if game["players"] < 2:
+        if game.players < 2:
             continue
-        for name in (game["game"], overall):
+        for name in (game.game, overall):
             tables.setdefault(name, PairTable()).add_game(game)
     return {name: fit(table, prior_draws) for name, table in tables.items()}, tables

@@ -10,10 +10,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from arena.botproc import BotProcess, BotSpec, Limits
-from arena.errors import BotError, BotProtocolError
+from arena.botproc import BotProcess
+from arena.errors import BotError, BotProtocolError, IllegalAnswer
 from arena.games.dice import stream_seed
-from arena.referee import IllegalAnswer
+from arena.model import BotSpec, Limits
 
 VERSION = 1
 

@@ -9,11 +9,13 @@ from the ratings before the game.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 import elo
+
+from arena import results
+from arena.model import StoredGame
 
 INITIAL = 1500.0
 K_FACTOR = 16
@@ -47,47 +49,50 @@ class Standing:
                 "score": round(self.score, 4)}
 
 
-def standings(games: Iterable[dict[str, Any]], names: dict[str, str]) -> list[Standing]:
+def standings(games: Iterable[StoredGame], names: dict[str, str]) -> list[Standing]:
     """Standings per game and overall (game ``"overall"``), sorted by table
     then by Elo, best first. ``games`` must come in rating order."""
     tables: dict[str, dict[str, Standing]] = {}
     for game in games:
-        if game["players"] < 2:
+        if game.players < 2:
             continue
-        for table in (game["game"], OVERALL):
+        for table in (game.game, OVERALL):
             rate_game(tables.setdefault(table, {}), table, game, names)
     order = sorted(tables, key=lambda t: (t == OVERALL, t))
     return [s for t in order for s in sorted(tables[t].values(), key=lambda s: (-s.elo, s.name, s.bot_id))]
 
 
-def rate_game(table: dict[str, Standing], name: str, game: dict[str, Any], names: dict[str, str]) -> None:
+def rate_game(table: dict[str, Standing], name: str, game: StoredGame, names: dict[str, str]) -> None:
     """Update ``table`` (the standings of one table, by bot id) with one
     stored game. The leaderboard's rating history steps through the same
-    function, so chart and table always agree."""
-    seats = game["seats"]
+    function, so chart and table always agree. Every pair of seats held by
+    two bots is one Elo result (arena.results), all from the ratings before
+    the game."""
+    seats = game.seats
     rows = [table.setdefault(b, Standing(b, names.get(b, b), name)) for b in seats]
-    winners = set(game["winners"])
-    before = [row.elo for row in rows]
-    deltas = [0.0] * len(seats)
-    for i, j in itertools.combinations(range(len(seats)), 2):
-        if (i in winners) == (j in winners):
-            new_i, new_j = _ELO.rate_1vs1(before[i], before[j], drawn=True)
-        elif i in winners:
-            new_i, new_j = _ELO.rate_1vs1(before[i], before[j])
+    before = {bot: table[bot].elo for bot in set(seats)}
+    deltas = dict.fromkeys(before, 0.0)
+    for a, b, score in results.pairwise_between_bots(seats, game.placements):
+        if score == 0.5:
+            new_a, new_b = _ELO.rate_1vs1(before[a], before[b], drawn=True)
+        elif score == 1.0:
+            new_a, new_b = _ELO.rate_1vs1(before[a], before[b])
         else:
-            new_j, new_i = _ELO.rate_1vs1(before[j], before[i])
-        deltas[i] += float(new_i) - before[i]
-        deltas[j] += float(new_j) - before[j]
+            new_b, new_a = _ELO.rate_1vs1(before[b], before[a])
+        deltas[a] += float(new_a) - before[a]
+        deltas[b] += float(new_b) - before[b]
+    for bot, delta in deltas.items():
+        table[bot].elo += delta
     for seat, row in enumerate(rows):
-        row.elo += deltas[seat]
         row.games += 1
-        if not winners:
-            row.draws += 1
-        elif seat in winners:
+        verdict = results.verdict(game.placements, seat)
+        if verdict is results.Verdict.WIN:
             row.wins += 1
+        elif verdict is results.Verdict.DRAW:
+            row.draws += 1
         else:
             row.losses += 1
-        if game["forfeit_seat"] == seat:
+        if game.forfeit_seat == seat:
             row.forfeits += 1
-            reason = game["termination"]
+            reason = game.termination.value
             row.forfeits_by_reason[reason] = row.forfeits_by_reason.get(reason, 0) + 1

@@ -9,91 +9,20 @@ the offending seat loses, every other seat wins, and the reason is recorded.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, Protocol
 
-from arena.errors import BotCrashed, BotError, BotProtocolError, BotTimeout
+from arena.errors import (
+    BotCrashed,
+    BotError,
+    BotProtocolError,
+    BotTimeout,
+    IllegalAnswer,
+)
 from arena.games import get_game
 from arena.games.base import CHANCE, Action, State
 from arena.games.dice import DiceStreams
+from arena.model import GameRecord, Job, Termination
 from arena.record import chance_event, decision_event
-
-
-class Termination(Enum):
-    NORMAL = "normal"
-    TURN_CAP = "turn_cap"
-    STALEMATE = "stalemate"
-    TIMEOUT = "timeout"
-    CRASH = "crash"
-    ILLEGAL = "illegal"
-    BAD_OUTPUT = "bad_output"
-
-
-FORFEITS = (Termination.TIMEOUT, Termination.CRASH, Termination.ILLEGAL, Termination.BAD_OUTPUT)
-
-
-class IllegalAnswer(ValueError):
-    """A well-formed answer naming an action that was not offered."""
-
-
-@dataclass(frozen=True)
-class Job:
-    """One game to play: which game, who sits where, with which seed.
-
-    ``key`` names the job uniquely within a store; it is what makes a resumed
-    tournament skip games already played. ``order`` is the job's place in the
-    deterministic plan, the order in which ratings are computed.
-    """
-
-    key: str
-    game: str
-    seats: tuple[str, ...]
-    seed: int
-    round: int = 0
-    order: int = 0
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "game": self.game, "seats": list(self.seats), "seed": self.seed,
-                "round": self.round, "order": self.order, "options": self.options}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Job:
-        return cls(data["key"], data["game"], tuple(data["seats"]), data["seed"], data["round"],
-                   data["order"], data["options"])
-
-
-@dataclass
-class GameRecord:
-    """Everything about one played game."""
-
-    job: Job
-    events: list[dict[str, Any]]
-    winners: tuple[int, ...]
-    termination: Termination
-    forfeit_seat: int | None = None
-    detail: str | None = None
-    scores: tuple[float, ...] | None = None
-    duration: float = 0.0
-    logs: tuple[str | None, ...] = ()
-
-    @property
-    def decisions(self) -> int:
-        return sum(1 for event in self.events if event["kind"] == "decision")
-
-    def to_json(self) -> dict[str, Any]:
-        return {"job": self.job.to_json(), "events": self.events, "winners": list(self.winners),
-                "termination": self.termination.value, "forfeit_seat": self.forfeit_seat,
-                "detail": self.detail, "scores": None if self.scores is None else list(self.scores),
-                "duration": self.duration, "logs": list(self.logs)}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameRecord:
-        return cls(Job.from_json(data["job"]), data["events"], tuple(data["winners"]),
-                   Termination(data["termination"]), data["forfeit_seat"], data["detail"],
-                   None if data["scores"] is None else tuple(data["scores"]), data["duration"],
-                   tuple(data["logs"]))
 
 
 class Seat(Protocol):

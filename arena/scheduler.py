@@ -13,9 +13,8 @@ import itertools
 import math
 from dataclasses import dataclass
 
-from arena.botproc import BotSpec
 from arena.games.dice import stream_seed
-from arena.referee import Job
+from arena.model import BotSpec, Job
 
 
 @dataclass(frozen=True)

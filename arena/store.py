@@ -23,9 +23,9 @@ from typing import Any, Iterator
 
 import sqlite_utils
 
-from arena.botproc import BotSpec
 from arena.errors import StoreError
-from arena.referee import GameRecord
+from arena import results
+from arena.model import BotSpec, GameRecord, StoredGame, Termination
 
 APPLICATION = "arena"
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -150,7 +150,7 @@ class Store:
         """Store one finished game in one transaction. A game whose key is
         already stored is left as it is; returns whether it was new."""
         job = record.job
-        points = _points(len(job.seats), record.winners)
+        points = results.points(record.placements)
         with self.db.conn:
             self.db.execute("BEGIN IMMEDIATE")
             if self.db.execute("SELECT 1 FROM games WHERE key = ?", [job.key]).fetchone():
@@ -176,27 +176,24 @@ class Store:
     def stored_keys(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT key FROM games")}
 
-    def count_games(self) -> int:
-        return self.db["games"].count
-
     def bots(self) -> dict[str, dict[str, Any]]:
         return {row["bot_id"]: row for row in self.db["bots"].rows}
 
-    def games(self, where: str | None = None, params: list[Any] | None = None) -> Iterator[dict[str, Any]]:
-        """Stored games without their event records, in rating order."""
-        columns = ", ".join(c for c in self.db["games"].columns_dict if c != "record")
-        sql = f"SELECT {columns} FROM games"
-        if where:
-            sql += f" WHERE {where}"
+    def games(self, game: str | None = None, solo: bool | None = None) -> Iterator[StoredGame]:
+        """Stored games without their event records, in rating order: all of
+        them, or those of one game, or only solo (or only multi-seat) ones."""
+        conditions, params = [], []
+        if game is not None:
+            conditions.append("game = ?")
+            params.append(game)
+        if solo is not None:
+            conditions.append("players = 1" if solo else "players > 1")
+        sql = f"SELECT {', '.join(_STORED_COLUMNS)} FROM games"
+        if conditions:
+            sql += " WHERE " + " AND ".join(conditions)
         sql += " ORDER BY job_order, key"
-        cursor = self.db.execute(sql, params or [])
-        names = [d[0] for d in cursor.description]
-        for row in cursor:
-            game = dict(zip(names, row))
-            for field in ("seats", "options", "winners", "scores", "logs"):
-                if game[field] is not None:
-                    game[field] = json.loads(game[field])
-            yield game
+        for row in self.db.execute(sql, params):
+            yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
 
     def events(self, key: str) -> list[dict[str, Any]]:
         row = self.db.execute("SELECT record FROM games WHERE key = ?", [key]).fetchone()
@@ -205,11 +202,20 @@ class Store:
         return json.loads(zlib.decompress(row[0]))
 
 
-def _points(players: int, winners: tuple[int, ...]) -> list[float]:
-    """1 to each winner, 0 to each loser; a draw shares equally."""
-    if not winners:
-        return [1.0 / players] * players if players > 1 else [0.0]
-    return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(players)]
+_STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "options", "winners", "termination",
+                   "forfeit_seat", "detail", "scores", "decisions", "duration", "logs", "finished_at")
+
+
+def _stored_game(row: dict[str, Any]) -> StoredGame:
+    """A games row as a StoredGame: the JSON columns decoded here, once."""
+    scores = json.loads(row["scores"]) if row["scores"] is not None else None
+    return StoredGame(
+        key=row["key"], game=row["game"], round=row["round"], job_order=row["job_order"], seed=row["seed"],
+        seats=tuple(json.loads(row["seats"])), options=json.loads(row["options"]),
+        winners=tuple(json.loads(row["winners"])), termination=Termination(row["termination"]),
+        forfeit_seat=row["forfeit_seat"], detail=row["detail"],
+        scores=tuple(scores) if scores is not None else None, decisions=row["decisions"],
+        duration=row["duration"], logs=tuple(json.loads(row["logs"])), finished_at=row["finished_at"])
 
 
 def _take_lock(path: Path):

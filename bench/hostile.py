@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arena import isolation  # noqa: E402
-from arena.botproc import BotProcess, BotSpec, Limits  # noqa: E402
+from arena.botproc import BotProcess  # noqa: E402
 from arena.errors import BotError  # noqa: E402
+from arena.model import BotSpec, Limits  # noqa: E402
 from arena.protocol import handshake  # noqa: E402
 
 ZOO = ROOT / "tests" / "zoo"

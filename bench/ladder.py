@@ -41,14 +41,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.botproc import BotSpec, Limits
 from arena.discovery import discover
 from arena.errors import ArenaError
 from arena.executors import LocalExecutor
 from arena.games import GAMES, get_game
 from arena.games.dice import stream_seed
 from arena.mlratings import Z95
-from arena.referee import FORFEITS, GameRecord, Job
+from arena.model import FORFEITS, BotSpec, GameRecord, Job, Limits
 from arena.scheduler import plan_round_robin
 from arena.tournament import probe_bots
 

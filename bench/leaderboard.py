@@ -36,11 +36,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena import leaderboard  # noqa: E402
-from arena.botproc import BotSpec  # noqa: E402
 from arena.games import GAMES  # noqa: E402
 from arena.games.playout import random_playout  # noqa: E402
+from arena.model import (  # noqa: E402
+    BotSpec,  # noqa: E402
+    GameRecord,
+    Job,
+    Termination,
+)
 from arena.record import replay  # noqa: E402
-from arena.referee import GameRecord, Job, Termination  # noqa: E402
 from arena.store import Store, _points  # noqa: E402
 
 FORFEIT_RATE = 0.02
@@ -138,7 +142,7 @@ def check_sample(db: Path, count: int = 50) -> None:
     with Store(db) as store:
         games = list(store.games())
         for game in random.Random(0).sample(games, min(count, len(games))):
-            for _ in replay(GAMES[game["game"]], game["players"], game["options"], store.events(game["key"])):
+            for _ in replay(GAMES[game.game], game.players, game.options, store.events(game.key)):
                 pass
 
 

@@ -22,11 +22,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.botproc import Limits
 from arena.discovery import discover
 from arena.games import GAMES
 from arena.games.playout import random_playout
 from arena.match import play_match
+from arena.model import Limits
 from arena.record import replay
 from arena.scheduler import Entrant, plan_round_robin
 

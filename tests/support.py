@@ -11,9 +11,23 @@ import sys
 import textwrap
 from pathlib import Path
 
+from arena.model import StoredGame, Termination
+
 REPO = Path(__file__).resolve().parent.parent
 RANDOM_BOT = REPO / "bots" / "random_bot.py"
 ARENA = [sys.executable, "-m", "arena.cli"]
+
+
+def stored_game(game: str, seats: list[str], winners: list[int], **fields) -> StoredGame:
+    """A stored game as the Store returns it, for tests of what is computed
+    from stored games; fields not given are those of a normal finished game."""
+    values = dict(key=f"{game}/{'/'.join(seats)}/{fields.get('job_order', 0)}", game=game, round=0,
+                  job_order=0, seed=1, seats=tuple(seats), options={}, winners=tuple(winners),
+                  termination=Termination.NORMAL if winners else Termination.TURN_CAP, forfeit_seat=None,
+                  detail=None, scores=None, decisions=0, duration=0.0, logs=(None,) * len(seats),
+                  finished_at=0.0)
+    values.update(fields)
+    return StoredGame(**values)
 
 
 def arena_environment(tmpdir: Path | None = None) -> dict[str, str]:

@@ -14,15 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc import BotSpec, Limits
 from arena.discovery import discover
 from arena.games import GAMES, get_game
 from arena.games.base import CHANCE
 from arena.games.dice import DiceStreams
 from arena.match import play_match
+from arena.model import FORFEITS, BotSpec, Job, Limits, Termination
 from arena.protocol import BotSeat
 from arena.record import replay
-from arena.referee import FORFEITS, Job, Termination
 from arena.scheduler import Entrant, plan_round_robin
 
 REPO = Path(__file__).resolve().parent.parent

@@ -14,15 +14,14 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
+from test_leaderboard import XSS_NAME, tournament_site
 
 from arena import leaderboard
-from arena.botproc import BotSpec
 from arena.games import GAMES
 from arena.games.playout import random_playout
+from arena.model import BotSpec, GameRecord, Job, Termination
 from arena.record import replay
-from arena.referee import GameRecord, Job, Termination
 from arena.store import Store
-from test_leaderboard import XSS_NAME, tournament_site
 
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -131,9 +130,9 @@ TRANSFORMS = """() => Array.from(document.querySelectorAll('#board [data-piece],
 
 def expected_steps(db: Path, game: dict) -> list[dict[str, str]]:
     with Store(db) as store:
-        events = store.events(game["key"])
-    return [pieces_of(game["game"], state.to_json())
-            for state in replay(GAMES[game["game"]], game["players"], game["options"], events)]
+        events = store.events(game.key)
+    return [pieces_of(game.game, state.to_json())
+            for state in replay(GAMES[game.game], game.players, game.options, events)]
 
 
 def wait_still(page) -> None:
@@ -167,7 +166,7 @@ def step_through_and_half_speed(watched: Watched, site, game: dict, screenshot: 
     wait_still(page)
     assert page.evaluate(STATUS)["step"] == last
     assert page.evaluate(DOM_PIECES) == expected[last]
-    assert page.evaluate(MISPLACED, SLACK[game["game"]]) == []
+    assert page.evaluate(MISPLACED, SLACK[game.game]) == []
     assert page.is_visible("#r-banner")
     assert page.is_disabled("#r-forward") and not page.is_disabled("#r-back")
 
@@ -204,7 +203,7 @@ def step_through_and_half_speed(watched: Watched, site, game: dict, screenshot: 
     assert before != after or any(sample != after for sample in samples)
     in_between = {tuple(sample) for sample in samples} - {tuple(before), tuple(after)}
     assert len(in_between) >= 3, "the move did not animate"
-    assert page.evaluate(MISPLACED, SLACK[game["game"]]) == []
+    assert page.evaluate(MISPLACED, SLACK[game.game]) == []
     if screenshot:
         if not page.is_disabled("#r-last"):
             page.click("#r-last")
@@ -219,7 +218,7 @@ def a_game(site, name: str) -> dict:
     with Store(site.db) as store:
         bots = {row["name"]: bot_id for bot_id, row in store.bots().items()}
         pair = {bots["alpha"], bots["beta"]}
-        games = [g for g in store.games("game = ?", [name]) if set(g["seats"]) == pair]
+        games = [g for g in store.games(game=name) if set(g.seats) == pair]
     return games[0]
 
 
@@ -260,12 +259,12 @@ def test_index_sort_bot_games_and_a_replay(site, watched):
     page.wait_for_function("document.body.dataset.gamesShown !== undefined")
     with Store(site.db) as store:
         alpha = next(b for b, row in store.bots().items() if row["name"] == "alpha")
-        mine = [g for g in store.games() if alpha in g["seats"]]
+        mine = [g for g in store.games() if alpha in g.seats]
     assert int(page.get_attribute("body", "data-games-shown")) == len(mine)
     page.select_option("#f-game", "detour")
     page.select_option("#f-result", "win")
-    wins = [g for g in mine if g["game"] == "detour" and g["winners"] and g["seats"].index(alpha) in g["winners"]
-            and len(g["winners"]) < g["players"]]
+    wins = [g for g in mine if g.game == "detour" and g.winners and g.seats.index(alpha) in g.winners
+            and len(g.winners) < g.players]
     page.wait_for_function(f"document.body.dataset.gamesShown === '{len(wins)}'")
     assert page.locator("#games tbody tr").count() == min(50, len(wins))
     page.select_option("#f-result", "")
@@ -273,15 +272,15 @@ def test_index_sort_bot_games_and_a_replay(site, watched):
     page.wait_for_load_state()
     assert "/games/" in page.url
     shown = page.url.rsplit("/", 1)[1].removesuffix(".html")
-    game = next(g for g in mine if leaderboard.game_id(g["key"]) == shown)
-    assert game["game"] == "detour"
+    game = next(g for g in mine if leaderboard.game_id(g.key) == shown)
+    assert game.game == "detour"
     step_through_and_half_speed(watched, site, game, None)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_replay_of_every_game(site, watched, name):
     game = a_game(site, name)
-    watched.page.goto(url(site.out / leaderboard.game_path(game["key"])))
+    watched.page.goto(url(site.out / leaderboard.game_path(game.key)))
     step_through_and_half_speed(watched, site, game, f"replay-{name}")
     assert (ARTIFACTS / f"replay-{name}.png").stat().st_size > 10_000
 
@@ -327,11 +326,11 @@ def test_the_games_list_pages_and_filters(site, watched):
     assert page.inner_text("#p-label") == f"page 2 of {pages}"
     assert page.locator("#games tbody tr").count() == len(games) - 50
     page.select_option("#f-result", "forfeit")
-    forfeits = sum(1 for g in games if g["forfeit_seat"] is not None)
+    forfeits = sum(1 for g in games if g.forfeit_seat is not None)
     page.wait_for_function(f"document.body.dataset.gamesShown === '{forfeits}'")
     assert page.inner_text("#p-label") == "page 1 of 1"
     page.select_option("#f-result", "draw")
-    draws = sum(1 for g in games if g["players"] > 1 and len(g["winners"]) in (0, g["players"]))
+    draws = sum(1 for g in games if g.players > 1 and len(g.winners) in (0, g.players))
     page.wait_for_function(f"document.body.dataset.gamesShown === '{draws}'")
     watched.assert_clean()
 
@@ -514,7 +513,7 @@ def test_every_player_count_is_drawn_and_replayed(variants_site, watched, varian
     page.goto(url(root / "site" / leaderboard.game_path(key)))
     page.wait_for_selector("#replay[data-ready='1']")
     with Store(root / "arena.db") as store:
-        game = next(g for g in store.games() if g["key"] == key)
+        game = next(g for g in store.games() if g.key == key)
     expected = expected_steps(root / "arena.db", game)
     assert page.evaluate(DOM_PIECES) == expected[0]
     assert page.evaluate(MISPLACED, SLACK[name]) == []

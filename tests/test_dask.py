@@ -23,12 +23,13 @@ import pytest
 from click.testing import CliRunner
 from distributed.client import FutureCancelledError
 from distributed.scheduler import KilledWorker
+from support import ARENA, RANDOM_BOT, REPO
 
-from arena.botproc import BotProcess, Limits
+from arena.botproc import BotProcess
 from arena.discovery import discover
 from arena.errors import ArenaError
+from arena.model import Limits
 from arena.protocol import handshake
-from support import ARENA, REPO, RANDOM_BOT
 
 TOURNAMENT = ["tournament", "--games", "slyyde", "--rounds", "4", "--jobs", "2", "--seed", "7",
               "--move-timeout", "20", "--startup-timeout", "60"]  # generous: a busy machine forfeits nothing
@@ -360,7 +361,7 @@ def test_long_matches_come_back_in_parts_and_store_the_same(bots, reference, tmp
     from arena.dask_executor import DaskExecutor
     from arena.scheduler import group_into_matches
     from arena.store import Store
-    from arena.tournament import play_missing, plan_tournament
+    from arena.tournament import plan_tournament, play_missing
 
     monkeypatch.chdir(tmp_path)
     caplog.set_level(logging.INFO, logger="arena")

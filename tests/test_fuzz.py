@@ -13,11 +13,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from arena.botproc import MAX_DEPTH, BotProcess, BotSpec, LineBuffer, Limits, decode_message
+from arena.botproc import MAX_DEPTH, BotProcess, LineBuffer, decode_message
 from arena.errors import BotCrashed, BotProtocolError
 from arena.games import GAMES
 from arena.games.base import CHANCE, IllegalAction
 from arena.games.dice import DiceStreams
+from arena.model import BotSpec, Limits
 from arena.protocol import canonical, handshake, parse_action
 
 json_values = st.recursive(

@@ -11,32 +11,31 @@ import base64
 import dataclasses
 import hashlib
 import json
-from contextlib import closing
 import os
 import re
 import shutil
 import sqlite3
 import time
 import zlib
+from contextlib import closing
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from markupsafe import escape
+from support import RANDOM_BOT, arena, folder_bot, python_bot, random_bots
 
 from arena import leaderboard
-from arena.botproc import BotSpec, Limits
 from arena.discovery import discover
 from arena.games import GAMES
 from arena.games.playout import random_playout
 from arena.match import play_match
 from arena.mlratings import ml_tables
+from arena.model import BotSpec, GameRecord, Job, Limits, Termination
 from arena.ratings import standings
 from arena.record import replay
-from arena.referee import GameRecord, Job, Termination
 from arena.scheduler import Entrant, plan_round_robin
 from arena.store import Store
-from support import RANDOM_BOT, arena, folder_bot, python_bot, random_bots
 
 XSS_NAME = "<script>alert(1)</script>"
 IMG_NAME = "<img src=x onerror=alert(2)>"
@@ -200,7 +199,7 @@ def test_standings_match_elo_and_the_maximum_likelihood_fit(site):
 def test_the_solo_table_shows_average_and_best_rolls(site):
     games, bots = stored(site.db)
     alpha = next(b for b in bots if bots[b]["name"] == "alpha")
-    rolls = [g["scores"][0] for g in games if g["players"] == 1 and g["seats"] == [alpha]]
+    rolls = [g.scores[0] for g in games if g.players == 1 and g.seats == (alpha,)]
     assert len(rolls) == 3
     page = (site.out / "index.html").read_text()
     solo = page[page.index('<section id="solo">'):]
@@ -214,13 +213,13 @@ def test_head_to_head_counts_every_pair(site):
     beta = next(b for b in bots if names[b] == "beta")
     record = [0, 0, 0]
     for g in games:
-        if g["game"] == "detour" and set(g["seats"]) == {alpha, beta}:
-            mine = g["seats"].index(alpha)
-            record[0 if g["winners"] == [mine] else 2 if g["winners"] else 1] += 1
+        if g.game == "detour" and set(g.seats) == {alpha, beta}:
+            mine = g.seats.index(alpha)
+            record[0 if g.winners == (mine,) else 2 if g.winners else 1] += 1
     page = (site.out / "tables" / "detour.html").read_text()
     assert f'title="alpha vs beta: {record[0]} wins, {record[1]} draws, {record[2]} losses;' in page
     assert '<svg class="chart"' in page and page.count("<polyline") == len(
-        {b for g in games if g["game"] == "detour" for b in g["seats"]})
+        {b for g in games if g.game == "detour" for b in g.seats})
 
 
 def test_bot_and_version_pages_list_the_record_and_the_forfeits(site):
@@ -229,11 +228,11 @@ def test_bot_and_version_pages_list_the_record_and_the_forfeits(site):
     info = leaderboard.BotInfo(crasher, "crasher", bots[crasher]["content_hash"][:12])
     assert (site.out / info.name_page).is_file()
     page = (site.out / info.page).read_text()
-    forfeited = [g for g in games if g["forfeit_seat"] is not None and g["seats"][g["forfeit_seat"]] == crasher]
-    assert forfeited and all(g["termination"] == "crash" for g in forfeited)
+    forfeited = [g for g in games if g.forfeit_seat is not None and g.seats[g.forfeit_seat] == crasher]
+    assert forfeited and all(g.termination.value == "crash" for g in forfeited)
     section = page[page.index('id="forfeits"'):]
     links = re.findall(r'class="game-link" href="\.\./\.\./([^"]+)"', section)
-    assert sorted(links) == sorted(leaderboard.game_path(g["key"]) for g in forfeited)
+    assert sorted(links) == sorted(leaderboard.game_path(g.key) for g in forfeited)
     assert all((site.out / link).is_file() for link in links)
     logs = re.findall(r'class="log-link" href="\.\./\.\./(logs/[0-9a-f]+\.html)"', section)
     assert len(logs) == len(forfeited)
@@ -242,22 +241,22 @@ def test_bot_and_version_pages_list_the_record_and_the_forfeits(site):
     assert section.count("crash</span>") == len(forfeited)
     chart = page[page.index('id="record-overall"'):page.index('id="forfeits"')]
     points = re.search(r'<polyline[^>]*points="([^"]*)"', chart).group(1).split()
-    assert len(points) == sum(1 for g in games if crasher in g["seats"] and g["players"] > 1)
+    assert len(points) == sum(1 for g in games if crasher in g.seats and g.players > 1)
 
 
 def test_every_game_has_a_page_whose_replay_is_the_engines(site):
     games, bots = stored(site.db)
     data = games_data(site.out)
     assert len(data["rows"]) == len(games)
-    by_finish = sorted(games, key=lambda g: g["finished_at"])
-    assert [row[0] for row in data["rows"]] == [leaderboard.game_id(g["key"]) for g in by_finish]
+    by_finish = sorted(games, key=lambda g: g.finished_at)
+    assert [row[0] for row in data["rows"]] == [leaderboard.game_id(g.key) for g in by_finish]
     with Store(site.db) as store:
         for game in games:
-            page = site.out / leaderboard.game_path(game["key"])
+            page = site.out / leaderboard.game_path(game.key)
             replayed = decode_replay(page)
-            events = store.events(game["key"])
+            events = store.events(game.key)
             assert replayed["events"] == events
-            expected = [s.to_json() for s in replay(GAMES[game["game"]], game["players"], game["options"], events)]
+            expected = [s.to_json() for s in replay(GAMES[game.game], game.players, game.options, events)]
             state = None
             for patch, want in zip(replayed["patches"], expected, strict=True):
                 state = patch if state is None else leaderboard.apply_patch(state, patch)
@@ -433,9 +432,9 @@ def test_a_long_forfeit_list_shows_the_latest_and_links_to_all(copy, monkeypatch
     crasher = next(b for b in bots if bots[b]["name"] == "crasher")
     info = leaderboard.BotInfo(crasher, "crasher", bots[crasher]["content_hash"][:12])
     section = (copy.out / info.page).read_text().split('id="forfeits"')[1]
-    forfeited = sorted((g for g in games if g["forfeit_seat"] is not None
-                        and g["seats"][g["forfeit_seat"]] == crasher), key=lambda g: g["finished_at"])
+    forfeited = sorted((g for g in games if g.forfeit_seat is not None
+                        and g.seats[g.forfeit_seat] == crasher), key=lambda g: g.finished_at)
     assert f"The latest 2 of {len(forfeited)}." in section
     links = re.findall(r'class="game-link" href="\.\./\.\./([^"]+)"', section)
-    assert links == [leaderboard.game_path(g["key"]) for g in forfeited[::-1][:2]]
+    assert links == [leaderboard.game_path(g.key) for g in forfeited[::-1][:2]]
     assert f"games.html#bot=v%3A{crasher.replace('@', '%40')}&amp;result=forfeit" in section

@@ -38,7 +38,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.mlratings import PairTable, Z95, fit, ml_tables, pairwise_results
+from arena.mlratings import PairTable, Z95, fit, ml_tables
+
+from support import stored_game
 
 THREE = ([("A", "B", 1.0)] * 3 + [("A", "B", 0.5)] + [("B", "A", 1.0)]
          + [("A", "C", 1.0)] * 4 + [("C", "A", 1.0)] * 2
@@ -103,8 +105,7 @@ def test_stored_games_in_any_order_give_the_same_tables():
     for n in range(120):
         a, b = chooser.sample(bots, 2)
         winners = chooser.choice([[0], [1], []])
-        games.append({"game": chooser.choice(["slyyde", "detour"]), "players": 2, "seats": [a, b],
-                      "winners": winners})
+        games.append(stored_game(chooser.choice(["slyyde", "detour"]), [a, b], winners, job_order=n))
     first, _ = ml_tables(games)
     chooser.shuffle(games)
     second, _ = ml_tables(games)
@@ -135,10 +136,15 @@ def test_unconnected_groups_are_each_centred():
 
 
 def test_a_game_of_several_seats_is_a_result_between_every_pair():
-    game = {"seats": ["a", "b", "c", "d"], "winners": [2]}
+    def pairwise_results(game):
+        table = PairTable()
+        table.add_game(game)
+        return sorted((a, b, table.points[a, b]) for a, b in table.games)
+
+    game = stored_game("roundabout", ["a", "b", "c", "d"], [2])
     assert pairwise_results(game) == [("a", "b", 0.5), ("a", "c", 0.0), ("a", "d", 0.5),
                                       ("b", "c", 0.0), ("b", "d", 0.5), ("c", "d", 1.0)]
-    assert pairwise_results({"seats": ["a", "b"], "winners": []}) == [("a", "b", 0.5)]
+    assert pairwise_results(stored_game("slyyde", ["a", "b"], [])) == [("a", "b", 0.5)]
 
 
 def test_pair_table_records_both_ways():

@@ -8,16 +8,14 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from support import folder_bot, random_bots
 
-from arena.botproc import Limits
 from arena.discovery import discover
 from arena.errors import BotProtocolError
 from arena.match import play_match
+from arena.model import Limits, Termination
 from arena.protocol import canonical, parse_action
-from arena.referee import Job, Termination
 from arena.scheduler import Entrant, plan_round_robin
-
-from support import folder_bot, random_bots
 
 SCHEMAS = {path.stem: json.loads(path.read_text())
            for path in (Path(__file__).resolve().parent.parent / "protocol" / "schema").glob("*.json")}

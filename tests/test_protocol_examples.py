@@ -27,13 +27,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
-from arena.botproc import Limits
-from arena.discovery import discover
-from arena.protocol import BotSeat, parse_action
-from arena.referee import Job, Termination, play_game
-
 from support import folder_bot
+
+from arena.discovery import discover
+from arena.model import Job, Limits, Termination
+from arena.protocol import BotSeat, parse_action
+from arena.referee import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENT = ROOT / "protocol" / "PROTOCOL.md"

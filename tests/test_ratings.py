@@ -7,13 +7,16 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from arena.model import StoredGame, Termination
 from arena.ratings import INITIAL, OVERALL, standings
+
+from support import stored_game
 
 
 def game(order: int, seats: list[str], winners: list[int], name: str = "slyyde",
-         termination: str = "normal", forfeit_seat: int | None = None) -> dict:
-    return {"game": name, "players": len(seats), "seats": seats, "winners": winners,
-            "termination": termination, "forfeit_seat": forfeit_seat, "job_order": order}
+         termination: str = "normal", forfeit_seat: int | None = None) -> StoredGame:
+    return stored_game(name, seats, winners, termination=Termination(termination),
+                       forfeit_seat=forfeit_seat, job_order=order)
 
 
 results = st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.sampled_from(["a", "b", "c"]),

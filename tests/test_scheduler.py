@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from arena.botproc import BotSpec
+from arena.model import BotSpec
 from arena.scheduler import Entrant, group_into_matches, plan_round_robin, plan_solo
 
 

@@ -8,14 +8,23 @@ from pathlib import Path
 
 import pytest
 
-from arena.botproc import BotSpec
 from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
 from arena.games.dice import DiceStreams
 from arena.games.playout import random_playout
-from arena.games.slyyde import (BACK6_SQUARES, CENTRE, DIAGONAL, GAME, IMMUNE, START, TRIANGLE,
-                                TURN_CAP, SlyydeState)
+from arena.games.slyyde import (
+    BACK6_SQUARES,
+    CENTRE,
+    DIAGONAL,
+    GAME,
+    IMMUNE,
+    START,
+    TRIANGLE,
+    TURN_CAP,
+    SlyydeState,
+)
 from arena.games.slyyde_board import board_data, spiral_cells
+from arena.model import BotSpec
 from arena.record import replay
 from arena.scheduler import Entrant, plan_round_robin
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from arena.botproc import BotSpec
 from arena.games import get_game
 from arena.games.playout import random_playout
+from arena.model import BotSpec, GameRecord, Job, Termination
 from arena.record import replay
-from arena.referee import GameRecord, Job, Termination
 from arena.store import Store
 
 SPECS = [BotSpec(name, ("true",), f"/bots/{name}", name * 16) for name in ("a", "b")]
@@ -25,10 +24,10 @@ def test_a_game_is_stored_once_with_its_whole_record(tmp_path):
         record = played("k1", 4)
         assert store.add_game(record) is True
         assert store.add_game(record) is False
-        assert store.count_games() == 1
+        assert len(list(store.games())) == 1
         assert store.events("k1") == record.events
         [row] = store.games()
-        assert row["winners"] == list(record.winners) and row["seats"] == list(record.job.seats)
+        assert row.winners == record.winners and row.seats == record.job.seats
         points = dict(store.db.execute("SELECT seat, points FROM results WHERE game_key='k1'").fetchall())
         assert points == {s: (1.0 if s in record.winners else 0.0) for s in (0, 1)}
     with Store(tmp_path / "r.db") as reader:
@@ -43,7 +42,7 @@ def test_games_come_back_in_plan_order_not_finish_order(tmp_path):
         store.add_bots(SPECS)
         for key, order in (("late", 5), ("early", 1), ("middle", 3)):
             store.add_game(played(key, order, order))
-        assert [g["key"] for g in store.games()] == ["early", "middle", "late"]
+        assert [g.key for g in store.games()] == ["early", "middle", "late"]
         assert store.stored_keys() == {"early", "middle", "late"}
 
 
@@ -55,7 +54,7 @@ def test_a_draw_and_a_forfeit_are_stored_as_such(tmp_path):
         job = Job("ff", "slyyde", tuple(s.bot_id for s in SPECS), 1, order=1)
         store.add_game(GameRecord(job, [], (1,), Termination.TIMEOUT, 0, "no answer within 1 s"))
         draw, forfeit = store.games()
-        assert draw["winners"] == [] and draw["termination"] == "turn_cap"
-        assert (forfeit["forfeit_seat"], forfeit["termination"], forfeit["detail"]) == (0, "timeout", "no answer within 1 s")
+        assert draw.winners == () and draw.termination.value == "turn_cap"
+        assert (forfeit.forfeit_seat, forfeit.termination.value, forfeit.detail) == (0, "timeout", "no answer within 1 s")
         points = store.db.execute("SELECT game_key, seat, points FROM results ORDER BY game_key, seat").fetchall()
         assert points == [("cap", 0, 0.5), ("cap", 1, 0.5), ("ff", 0, 0.0), ("ff", 1, 1.0)]

@@ -19,15 +19,15 @@ import time
 from pathlib import Path
 
 import pytest
+from support import REPO, random_bots
 
 from arena import isolation, warden
-
-from support import REPO, random_bots
 
 # Start one bot and keep it; "go" is printed just before the start begins.
 START_ONE_BOT = """
 import sys, time
-from arena.botproc import BotProcess, Limits
+from arena.botproc import BotProcess
+from arena.model import Limits
 from arena.discovery import discover
 spec = discover([sys.argv[1]])[0]
 print("go", flush=True)

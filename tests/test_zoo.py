@@ -22,18 +22,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from support import RANDOM_BOT, REPO, arena
 
 from arena import isolation
-from arena.botproc import BotProcess, BotSpec, Limits
+from arena.botproc import BotProcess
 from arena.discovery import discover
 from arena.errors import ArenaError
 from arena.match import play_match
+from arena.model import FORFEITS, BotSpec, Limits, Termination
 from arena.protocol import handshake
-from arena.referee import FORFEITS, Termination
 from arena.scheduler import Entrant, plan_round_robin
 from arena.warden import kill_uid
-
-from support import REPO, RANDOM_BOT, arena
 
 # Short timeouts and small limits keep the zoo fast.
 FAST = Limits(startup_timeout=1.0, move_timeout=0.3, cpu_seconds=5, address_space_bytes=1 << 30,
@@ -206,10 +205,10 @@ ORDINARY_USER = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from pathlib import Path
-from arena.botproc import BotSpec, Limits
+from arena.model import BotSpec, Limits
 from arena.isolation import resolve
 from arena.match import play_match
-from arena.referee import Job
+from arena.model import Job
 
 zoo_bot, random_bot, game, processes, timeout = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), float(sys.argv[6])
 specs = {"bad": BotSpec("bad", (sys.executable, zoo_bot), zoo_bot, "b" * 64),
@@ -368,9 +367,9 @@ def test_user_isolation_confines_the_file_writer(zoo_dir, zoo_game, markers):
 MEASURE = r"""
 import json, re, sys
 from pathlib import Path
-from arena.botproc import BotSpec, Limits
+from arena.model import BotSpec, Limits
 from arena.match import play_match
-from arena.referee import Job
+from arena.model import Job
 
 program, random_bot, game, move_timeout, logs = sys.argv[1:6]
 specs = {"bad": BotSpec("bad", (sys.executable, program), program, "b" * 64),

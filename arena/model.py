@@ -1,0 +1,168 @@
+"""The values every layer shares: a bot's spec and limits, a game to play, a
+played game's record, a stored game, how a game ended.
+
+This module imports nothing of arena's layers (only the scoring rule, which
+imports nothing at all), so the referee, the executors, the store, the
+ratings and the site can all use these types without importing each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from arena import results
+
+
+class Termination(Enum):
+    """How a game ended: by its rules, or by a seat's forfeit."""
+
+    NORMAL = "normal"
+    TURN_CAP = "turn_cap"
+    STALEMATE = "stalemate"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    ILLEGAL = "illegal"
+    BAD_OUTPUT = "bad_output"
+
+
+FORFEITS = (Termination.TIMEOUT, Termination.CRASH, Termination.ILLEGAL, Termination.BAD_OUTPUT)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-bot-process limits. Defaults are safe for a shared machine and
+    generous for an honest bot; see the README for what each one protects.
+
+    ``confinement`` says how the process-count limit is enforced (``auto``:
+    the best this machine allows, see arena.isolation); ``isolation`` names
+    optional stronger isolation (``network``, ``user``), off by default."""
+
+    startup_timeout: float = 10.0
+    move_timeout: float = 1.0
+    max_line_bytes: int = 1 << 20
+    stderr_bytes: int = 1 << 20
+    cpu_seconds: int = 600
+    address_space_bytes: int = 4 << 30
+    processes: int = 64
+    file_size_bytes: int = 16 << 20
+    open_files: int = 256
+    confinement: str = "auto"
+    isolation: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot found in a bots folder: how to start it and which version it is."""
+
+    name: str
+    command: tuple[str, ...]
+    path: str
+    content_hash: str
+
+    @property
+    def bot_id(self) -> str:
+        return f"{self.name}@{self.content_hash[:12]}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "command": list(self.command), "path": self.path,
+                "content_hash": self.content_hash}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BotSpec:
+        return cls(data["name"], tuple(data["command"]), data["path"], data["content_hash"])
+
+
+@dataclass(frozen=True)
+class Job:
+    """One game to play: which game, who sits where, with which seed.
+
+    ``key`` names the job uniquely within a store; it is what makes a resumed
+    tournament skip games already played. ``order`` is the job's place in the
+    deterministic plan, the order in which ratings are computed.
+    """
+
+    key: str
+    game: str
+    seats: tuple[str, ...]
+    seed: int
+    round: int = 0
+    order: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "game": self.game, "seats": list(self.seats), "seed": self.seed,
+                "round": self.round, "order": self.order, "options": self.options}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Job:
+        return cls(data["key"], data["game"], tuple(data["seats"]), data["seed"], data["round"],
+                   data["order"], data["options"])
+
+
+@dataclass
+class GameRecord:
+    """Everything about one played game."""
+
+    job: Job
+    events: list[dict[str, Any]]
+    winners: tuple[int, ...]
+    termination: Termination
+    forfeit_seat: int | None = None
+    detail: str | None = None
+    scores: tuple[float, ...] | None = None
+    duration: float = 0.0
+    logs: tuple[str | None, ...] = ()
+
+    @property
+    def decisions(self) -> int:
+        return sum(1 for event in self.events if event["kind"] == "decision")
+
+    @property
+    def placements(self) -> results.Placements:
+        return results.placements_from_winners(len(self.job.seats), self.winners)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"job": self.job.to_json(), "events": self.events, "winners": list(self.winners),
+                "termination": self.termination.value, "forfeit_seat": self.forfeit_seat,
+                "detail": self.detail, "scores": None if self.scores is None else list(self.scores),
+                "duration": self.duration, "logs": list(self.logs)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        return cls(Job.from_json(data["job"]), data["events"], tuple(data["winners"]),
+                   Termination(data["termination"]), data["forfeit_seat"], data["detail"],
+                   None if data["scores"] is None else tuple(data["scores"]), data["duration"],
+                   tuple(data["logs"]))
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as the store holds it, without its events (``Store.events``
+    reads those): what ratings, standings and the site are computed from."""
+
+    key: str
+    game: str
+    round: int
+    job_order: int
+    seed: int
+    seats: tuple[str, ...]
+    options: dict[str, Any]
+    winners: tuple[int, ...]
+    termination: Termination
+    forfeit_seat: int | None
+    detail: str | None
+    scores: tuple[float, ...] | None
+    decisions: int
+    duration: float
+    logs: tuple[str | None, ...]
+    finished_at: float
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def placements(self) -> results.Placements:
+        return results.placements_from_winners(len(self.seats), self.winners)

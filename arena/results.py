@@ -1,0 +1,91 @@
+"""The one scoring rule: how a finished game counts.
+
+A finished game gives every seat a *placement*: 1 is best, and seats with the
+same placement tie. Everything that counts results asks this module (the
+store's points, Elo, the joint fit, standings, head-to-head, the site,
+``arena match``, the house bots), so a result means one thing everywhere:
+
+* **Pairwise**: between two seats, the better placement wins and equal
+  placements draw. This is what Elo and the joint fit count, one result per
+  pair of seats held by two different bots.
+* **Points**: a seat's share of its pairwise results, ``(seats it placed
+  ahead of + half the seats it tied with) / (seats - 1)``, from 0 to 1. With
+  two seats: 1 for a win, 0 for a loss, 1/2 each for a draw.
+* **Win, draw or loss** of a game: a win for a seat placed first alone, a
+  draw for a seat sharing first place, a loss otherwise.
+
+So a *shared win* (Ciclovia's tie on points and tie-break, which the
+rulebook leaves shared) is a draw between the seats that share it, in every
+column and every rating; when all seats share it, it is a draw like any
+other. Rules that only name winners give the winners placement 1 and every
+other seat placement 2; a draw places everyone first.
+"""
+
+from __future__ import annotations
+
+import itertools
+from enum import Enum
+from typing import Iterable, Iterator, Sequence
+
+Placements = tuple[int, ...]
+
+
+class Verdict(Enum):
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+
+
+def placements_from_winners(players: int, winners: Iterable[int]) -> Placements:
+    """Placements where the rules name winners only: winners first, the
+    others second; no winner is a draw, everyone first."""
+    chosen = set(winners)
+    if not chosen:
+        return (1,) * players
+    return tuple(1 if seat in chosen else 2 for seat in range(players))
+
+
+def pairwise(placements: Sequence[int]) -> Iterator[tuple[int, int, float]]:
+    """Every pair of seats ``(i, j)``, ``i < j``, with the score of seat i
+    against seat j: 1 if i placed ahead, 0 if behind, 1/2 for a tie."""
+    for i, j in itertools.combinations(range(len(placements)), 2):
+        if placements[i] == placements[j]:
+            yield i, j, 0.5
+        else:
+            yield i, j, 1.0 if placements[i] < placements[j] else 0.0
+
+
+def pairwise_between_bots(seats: Sequence[str], placements: Sequence[int]) -> Iterator[tuple[str, str, float]]:
+    """The pairwise results as ``(bot a, bot b, score of a)``, leaving out
+    pairs of seats held by one bot (a bot does not rate against itself)."""
+    for i, j, score in pairwise(placements):
+        if seats[i] != seats[j]:
+            yield seats[i], seats[j], score
+
+
+def points(placements: Sequence[int]) -> tuple[float, ...]:
+    """Each seat's share of its pairwise results (0 to 1). A one-seat game
+    has no opponent: 0."""
+    others = len(placements) - 1
+    if others == 0:
+        return (0.0,)
+    totals = [0.0] * len(placements)
+    for i, j, score in pairwise(placements):
+        totals[i] += score
+        totals[j] += 1.0 - score
+    return tuple(total / others for total in totals)
+
+
+def verdict(placements: Sequence[int], seat: int) -> Verdict:
+    """The game for one seat: won (first alone), drawn (first shared) or lost."""
+    if placements[seat] != 1:
+        return Verdict.LOSS
+    return Verdict.DRAW if list(placements).count(1) > 1 else Verdict.WIN
+
+
+def first_place_shares(placements: Sequence[int]) -> tuple[float, ...]:
+    """One first place shared among the seats that hold it: the value of a
+    finished game to a player who plays to win it (the house bots)."""
+    first = list(placements).count(1)
+    return tuple(1.0 / first if place == 1 else 0.0 for place in placements)
+
