@@ -228,7 +228,12 @@ class _Part:
 
     @property
     def name(self) -> str:
-        return f"{self.key}-part{self.number}" + (f"-again{self.attempt}" if self.attempt else "")
+        return f"{self.key}-part{self.number}"
+
+    @property
+    def task_key(self) -> str:
+        """A part sent again after its workers all left needs a new task key."""
+        return self.name + (f"-again{self.attempt}" if self.attempt else "")
 
 
 @dataclasses.dataclass
@@ -237,6 +242,7 @@ class _Worker:
     started there (``None`` until they were tried)."""
 
     label: str
+    threads: int = 1
     problem: str | None = None
     bots_ok: set[str] | None = None
     bots_failed: dict[str, str] = dataclasses.field(default_factory=dict)
@@ -266,8 +272,11 @@ class _Session:
         self.pending: dict[Any, tuple[_Part, list[Job], frozenset[str]]] = {}
         self.probing: dict[Any, str] = {}
         self.workers: dict[str, _Worker] = {}
-        self.running_on: dict[str, str] = {}  # part name -> worker address, as last seen
-        self.progress: dict[str, int] = {}  # part name -> games it finished, as last reported
+        # Where each running part was seen (processing, or its own events), and
+        # how many games it finished there; the events come on Dask's thread.
+        self.seen_on: dict[str, set[str]] = {}
+        self.progress: dict[tuple[str, str], int] = {}
+        self.lock = threading.Lock()
         self.waiting_since: float | None = None
         self.completed = as_completed([], loop=client.loop)
 
@@ -285,6 +294,7 @@ class _Session:
                 for future in batch:
                     if future in self.probing:
                         self._probed(future)
+                        self._dispatch()
                     elif future in self.pending:
                         yield from self._finished(future)
                     # else: cancelled here, its part went elsewhere
@@ -302,29 +312,43 @@ class _Session:
         part, _, _ = self.pending.pop(future)
         result = _result(future, part.name)
         future.release()
-        self.running_on.pop(part.name, None)
+        with self.lock:
+            for address in self.seen_on.pop(part.task_key, ()):
+                self.progress.pop((part.task_key, address), None)
         if result["rest"]:  # submitted before storing, so the worker is not kept waiting
             rest = [Job.from_json(job) for job in result["rest"]]
-            self._submit(dataclasses.replace(part, number=part.number + 1, attempt=0), rest)
+            self.queue.insert(0, (dataclasses.replace(part, number=part.number + 1, attempt=0), rest))
+            self._dispatch()
         yield from _receive(result, part, self.log_dir)
 
-    def _submit(self, part: _Part, jobs: list[Job]) -> None:
-        """Send the part to the workers that can play it, or keep it waiting."""
-        allowed = frozenset(a for a, w in self.workers.items() if w.can_play(part.bots))
-        if not allowed:
-            self.queue.append((part, jobs))
-            return
+    def _dispatch(self) -> None:
+        """Send waiting parts, in order, to the workers that can play them, no
+        more at once than the usable workers have threads: a part sent is
+        bound to the workers ready then, so a worker that becomes ready later
+        gets the parts still waiting."""
+        capacity = sum(w.threads for w in self.workers.values() if w.live and w.bots_ok)
+        waiting, self.queue = self.queue, []
+        for part, jobs in waiting:
+            allowed = frozenset(a for a, w in self.workers.items() if w.can_play(part.bots))
+            if allowed and len(self.pending) < capacity:
+                self._submit(part, jobs, allowed)
+            else:
+                self.queue.append((part, jobs))
+
+    def _submit(self, part: _Part, jobs: list[Job], allowed: frozenset[str]) -> None:
         future = self.client.submit(
             _play_match_task, [job.to_json() for job in jobs], [self.bundles[b] for b in part.bots],
             self.limits, self.log_dir is not None, self.level, self.executor.task_seconds,
-            arena.__version__, key=part.name, pure=False, workers=sorted(allowed),
+            arena.__version__, key=part.task_key, pure=False, workers=sorted(allowed),
             allow_other_workers=False)
         self.pending[future] = (part, jobs, allowed)
         self.completed.add(future)
 
     def _on_progress(self, event) -> None:
         _, message = event
-        self.progress[message["key"]] = message["games"]
+        with self.lock:
+            self.seen_on.setdefault(message["key"], set()).add(message["worker"])
+            self.progress[message["key"], message["worker"]] = message["games"]
 
     # -- workers -----------------------------------------------------------------
 
@@ -337,25 +361,24 @@ class _Session:
         except (OSError, TimeoutError) as exc:
             raise ArenaError(f"lost the dask scheduler at {self.executor.scheduler or 'the local cluster'}: "
                              f"{_one_line(exc)}; run again to resume") from None
-        mine = {part.name for part, _, _ in self.pending.values()}
-        for address, keys in processing.items():
-            for key in keys:
-                if key in mine:
-                    self.running_on[key] = address
+        for address, worker in self.workers.items():
+            if worker.live and address not in present:
+                self._lost(address)  # where its parts were at the last look: now they are elsewhere
+        mine = {part.task_key for part, _, _ in self.pending.values()}
+        with self.lock:
+            for address, keys in processing.items():
+                for key in keys:
+                    if key in mine:
+                        self.seen_on.setdefault(key, set()).add(address)
         joined = [address for address in present if address not in self.workers]
         if joined:
             self._check(joined, present)
-        for address, worker in self.workers.items():
-            if worker.live and address not in present:
-                self._lost(address)
         for future, (part, jobs, allowed) in list(self.pending.items()):
             if not any(self.workers[a].live for a in allowed):  # Dask would wait for them forever
                 del self.pending[future]
                 future.cancel()
-                self.queue.append((dataclasses.replace(part, attempt=part.attempt + 1), jobs))
-        queued, self.queue = self.queue, []
-        for part, jobs in queued:
-            self._submit(part, jobs)
+                self.queue.insert(0, (dataclasses.replace(part, attempt=part.attempt + 1), jobs))
+        self._dispatch()
         self._give_up_if_stuck()
 
     def _check(self, joined: list[str], present: dict[str, Any]) -> None:
@@ -375,7 +398,7 @@ class _Session:
                 continue  # not answering yet: look again
             name = present[address].get("name")
             label = f"dask worker {address}" + (f" ({name})" if name not in (None, address) else "")
-            worker = self.workers[address] = _Worker(label)
+            worker = self.workers[address] = _Worker(label, present[address].get("nthreads") or 1)
             worker.problem = _environment_problem(python[address], executable.get(address),
                                                   version[address])
             if worker.problem:
@@ -410,12 +433,15 @@ class _Session:
             if probed == address:
                 del self.probing[future]
                 future.cancel()
-        parts = [part for part, _, _ in self.pending.values() if self.running_on.get(part.name) == address]
+        with self.lock:
+            parts = [part for part, _, _ in self.pending.values()
+                     if address in self.seen_on.get(part.task_key, ())]
+            costs = [self.progress.pop((part.task_key, address), 0) for part in parts]
+            for part in parts:
+                self.seen_on[part.task_key].discard(address)
         if not parts:
             self.executor._say(f"{worker.label} left the cluster")
-        for part in parts:
-            self.running_on.pop(part.name, None)
-            lost = self.progress.pop(part.name, 0)
+        for part, lost in zip(parts, costs):
             self.executor._say(f"{worker.label} was lost while playing {part.name}: the part is "
                                f"played again on another worker, which costs the "
                                f"{_plural(lost, 'game')} it had finished there")
@@ -660,7 +686,8 @@ def _report_progress(games: int) -> None:
         worker = get_worker()
     except ValueError:  # not on a worker (called directly)
         return
-    worker.log_event(_PROGRESS, {"key": worker.get_current_task(), "games": games})
+    worker.log_event(_PROGRESS, {"key": worker.get_current_task(), "games": games,
+                                 "worker": worker.address})
 
 
 def _play_match_task(jobs: list[dict[str, Any]], bundles: list[dict[str, Any]], limits: Limits,
@@ -682,6 +709,7 @@ def _play_match_task(jobs: list[dict[str, Any]], bundles: list[dict[str, Any]], 
         log_root = Path(tempfile.mkdtemp(prefix="arena-logs-", dir=local)) if want_logs else None
         try:
             records = []
+            _report_progress(0)
             games = play_match(match, specs, limits, log_root)
             try:
                 for record in games:

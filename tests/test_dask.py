@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import platform
+import re
 import signal
 import socket
 import sqlite3
@@ -364,9 +365,15 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
             run = start_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask",
                               "--scheduler", cluster.address, cwd=tmp_path)
             try:
-                playing = wait_for(lambda: bots_under(victim.pid), 120, "a bot on the first worker")
+                def playing_a_match():  # not merely starting each bot once, as it does first
+                    keys = client.processing(workers=[names["w0"]])[names["w0"]]
+                    if any(str(key).startswith("arena-match-") for key in keys):
+                        return bots_under(victim.pid), keys
+                    return None
+
+                playing, in_progress = wait_for(lambda: (lambda found: found if found and found[0] else None)(
+                    playing_a_match()), 120, "a match's bots on the first worker")
                 commands = [command_line(pid) for pid in playing]
-                in_progress = client.processing(workers=[names["w0"]])[names["w0"]]
                 os.killpg(victim.pid, signal.SIGKILL)
                 victim.wait(timeout=10)
             finally:
@@ -374,11 +381,17 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
             assert run.returncode == 0, err
         finally:
             client.close()
+    # The loss was said, in the terminal and in the log, with what it cost.
+    lost = [line for line in err.splitlines()
+            if line.startswith(f"dask worker {names['w0']} (w0) was lost while playing arena-match-")]
+    assert lost and all(re.search(r": the part is played again on another worker, which costs the "
+                                  r"\d+ games? it had finished there$", line) for line in lost), err
     # Every planned game is stored, once, exactly as the local executor played it.
     assert stored(tmp_path / "arena.db") == reference
     # The matches the dead worker was playing were played again on the other one.
     assert in_progress
     log = (tmp_path / "logs" / "arena.log").read_text()
+    assert all(line in log for line in lost)
     replayed = [line for line in log.splitlines() for key in in_progress if f"match {key}: " in line]
     assert any(line.endswith(f"played on {survivor}") for line in replayed), replayed
     # Its bots died with it. They ran from files shipped to it, unpacked by
@@ -531,6 +544,31 @@ def test_without_distributed_the_dask_executor_says_what_to_install(monkeypatch,
     result = CliRunner().invoke(main, ["tournament", "--executor", "dask", "--db", str(tmp_path / "a.db")])
     assert result.exit_code == 1
     assert result.output.strip() == f"Error: {expected}"
+
+
+def test_the_install_hint_installs_this_project_with_the_dask_extra(tmp_path):
+    """What arena tells a user to run on a worker, run as a dry run where it
+    says (arena's checkout): pip resolves it to this project, at this
+    version, with Dask and the dashboard's bokeh. (pip reads the package
+    index it is configured with; this project's own files come from here.)"""
+    import shlex
+
+    import arena
+    from arena.dask_executor import _INSTALL_HINT, WORKER_INSTALL
+    from arena.executors import DASK_INSTALL_HINT
+
+    assert DASK_INSTALL_HINT == f"{WORKER_INSTALL} in arena's checkout"
+    assert _INSTALL_HINT.endswith(f": {WORKER_INSTALL} in arena's checkout")
+    command = shlex.split(WORKER_INSTALL)
+    assert command[:2] == ["pip", "install"]
+    report = tmp_path / "report.json"
+    subprocess.run([sys.executable, "-m", *command, "--dry-run", "--ignore-installed", "--quiet",
+                    "--report", str(report)], cwd=REPO, check=True, capture_output=True, timeout=120)
+    chosen = {item["metadata"]["name"]: item for item in json.loads(report.read_text())["install"]}
+    assert chosen["dice-arena"]["metadata"]["version"] == arena.__version__
+    assert chosen["dice-arena"]["requested_extras"] == ["dask"]
+    assert {"distributed", "bokeh", "elo"} <= set(chosen)
+
 
 
 class _Failed:
