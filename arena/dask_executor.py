@@ -25,7 +25,13 @@ executor would have.
 
 The task functions live in this module, so arena (with the ``dask`` extra)
 must be installed on the scheduler, which unpickles the task graph, and on
-every worker, at the same version as the client.
+every worker, at the same version as the client. A worker without it could
+not even read a task, so the client checks each worker as it joins with
+standard-library functions (``client.run``), then has it start each bot
+once (a task pinned to it); parts of a match go only to workers where all
+its bots started. A bot that cannot start on a worker is that worker's
+fault: nothing is stored for it, and its games wait for another worker or
+the next run.
 """
 
 from __future__ import annotations
