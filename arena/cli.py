@@ -158,16 +158,21 @@ def main() -> None:
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", "scheduler_address", default=None,
               help="Dask scheduler address (with --executor dask).")
+@click.option("--worker-timeout", type=click.FloatRange(min=0), default=60.0, show_default=True,
+              help="With --executor dask: seconds games may wait for a usable worker before "
+                   "the run gives up.")
 @_fail_cleanly
 def tournament(bot_dirs, game_names, rounds, jobs, seed, move_timeout, startup_timeout, db, out,
-               log_dir, executor, scheduler_address):
+               log_dir, executor, scheduler_address, worker_timeout):
     """Play every pair of bots at every game both play; resume if interrupted."""
     from arena import leaderboard
     from arena.executors import make_executor
 
     limits = _limits(move_timeout, startup_timeout)
     games = [g.strip() for g in game_names.split(",") if g.strip()] or None
-    runner = make_executor(executor, jobs, scheduler_address)
+    runner = make_executor(executor, jobs, scheduler_address, worker_timeout)
+    if hasattr(runner, "notify"):
+        runner.notify = _say
     with Store(db, writer=True) as store:
         plan = plan_tournament(list(bot_dirs), games, rounds, seed, limits)
         for probe in plan.unusable:
@@ -175,11 +180,21 @@ def tournament(bot_dirs, game_names, rounds, jobs, seed, move_timeout, startup_t
         _setup_logging(log_dir)
         done = store.stored_keys()
         missing = sum(1 for job in plan.jobs if job.key not in done)
+        where = runner.describe() if hasattr(runner, "describe") else _jobs(runner.jobs)
         click.echo(f"{len(plan.jobs)} games planned, {len(plan.jobs) - missing} already stored, "
-                   f"{missing} to play on {getattr(runner, 'jobs', jobs)} jobs", err=True)
+                   f"{missing} to play on {where}", err=True)
         _play_with_progress(plan, store, runner, limits, log_dir, missing)
         index = leaderboard.build(store, out)
     click.echo(f"leaderboard: {index}")
+
+
+def _jobs(count: int) -> str:
+    return f"{count} job" if count == 1 else f"{count} jobs"
+
+
+def _say(message: str) -> None:
+    """A line from the executor, over the progress bar's line on a terminal."""
+    click.echo(("\r\033[K" if sys.stderr.isatty() else "") + message, err=True)
 
 
 def _play_with_progress(plan: Plan, store: Store, runner, limits: Limits, log_dir: Path, missing: int) -> None:

@@ -25,7 +25,13 @@ executor would have.
 
 The task functions live in this module, so arena (with the ``dask`` extra)
 must be installed on the scheduler, which unpickles the task graph, and on
-every worker, at the same version as the client.
+every worker, at the same version as the client. A worker without it could
+not even read a task, so the client checks each worker as it joins with
+standard-library functions (``client.run``), then has it start each bot
+once (a task pinned to it); parts of a match go only to workers where all
+its bots started. A bot that cannot start on a worker is that worker's
+fault: nothing is stored for it, and its games wait for another worker or
+the next run.
 """
 
 from __future__ import annotations
@@ -34,8 +40,11 @@ import atexit
 import dataclasses
 import logging
 import os
+import pkgutil
+import platform
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 import threading
@@ -43,7 +52,7 @@ import time
 import uuid
 from concurrent.futures import CancelledError
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from distributed import Client, LocalCluster, as_completed, get_worker
 from distributed.scheduler import KilledWorker
@@ -56,8 +65,10 @@ from arena.model import BotSpec, GameRecord, Job, Limits
 
 log = logging.getLogger(__name__)
 
+# The distribution is not on PyPI: it installs from arena's checkout (or a wheel built there).
+WORKER_INSTALL = "pip install --find-links vendor '.[dask]'"
 _INSTALL_HINT = ("arena must be installed, at the same version as here, on the scheduler and on "
-                 "every worker: pip install --find-links vendor '.[dask]' from arena's checkout")
+                 f"every worker: {WORKER_INSTALL} in arena's checkout")
 
 
 class DaskExecutor:
@@ -67,13 +78,24 @@ class DaskExecutor:
     A task plays a match for about ``task_seconds`` and returns what it
     played; the rest of the match goes on as a new task. So results come
     back, and are stored, every few seconds whatever the length of a match,
-    and an interrupted or dead worker loses only its current part."""
+    and an interrupted or dead worker loses only its current part.
 
-    def __init__(self, jobs: int, scheduler: str | None = None, task_seconds: float = 5.0) -> None:
+    Every worker is checked when it joins (it must import arena at this
+    version, on this Python minor version) and then starts each bot once;
+    a match goes only to workers where all its bots started. What the user
+    must know (a bad worker, a bot that cannot start on a worker, a lost
+    worker, the dashboard) goes to ``notify`` as one line, and to the log.
+    If for ``worker_timeout`` seconds games are waiting and no usable worker
+    can take them, the run fails with one line saying why."""
+
+    def __init__(self, jobs: int, scheduler: str | None = None, task_seconds: float = 5.0,
+                 worker_timeout: float = 60.0) -> None:
         if jobs < 1:
             raise ArenaError(f"--jobs must be at least 1, got {jobs}")
         self.scheduler = scheduler
         self.task_seconds = task_seconds
+        self.worker_timeout = worker_timeout
+        self.notify: Callable[[str], None] = lambda message: None
         self._jobs = jobs
         self._cluster_threads: int | None = None
 
@@ -90,10 +112,17 @@ class DaskExecutor:
                 self._cluster_threads = sum(client.nthreads().values())
             finally:
                 client.close()
-            if not self._cluster_threads:
-                log.warning("no dask workers are connected to %s yet; games wait for them",
-                            self.scheduler)
         return self._cluster_threads or self._jobs
+
+    def describe(self) -> str:
+        """Where the games are played, for the line that starts a tournament."""
+        if self.scheduler is None:
+            return f"a local dask cluster of {_plural(self._jobs, 'worker')}"
+        threads = self.jobs and self._cluster_threads
+        if threads:
+            return f"the dask cluster at {self.scheduler} ({_plural(threads, 'worker thread')} connected)"
+        return (f"the dask cluster at {self.scheduler} (no worker connected yet: "
+                f"waiting up to {self.worker_timeout:g} s for a usable one)")
 
     def run(self, matches: list[list[Job]], specs: dict[str, BotSpec], limits: Limits,
             log_dir: Path | None) -> Iterator[GameRecord]:
@@ -106,37 +135,19 @@ class DaskExecutor:
             if cluster is not None:
                 cluster.close()
             raise
-        pending: dict[Any, _Part] = {}
         try:
-            bundles = _ship_bots(client, matches, specs)
-            submit = _Submitter(client, limits, log_dir is not None, self.task_seconds)
-            run = uuid.uuid4().hex[:8]
-            for number, match in enumerate(matches):
-                bots = sorted({bot_id for job in match for bot_id in job.seats})
-                part = _Part(f"arena-match-{run}-{number}-{match[0].game}-r{match[0].round}", match,
-                             [bundles[bot_id] for bot_id in bots], 0)
-                pending[submit(part, match)] = part
-            completed = as_completed(list(pending), loop=client.loop)
-            for future in completed:
-                part = pending.pop(future)
-                result = _result(future, part.name)
-                future.release()
-                if result["rest"]:  # submitted before storing, so the worker is not kept waiting
-                    following = dataclasses.replace(part, number=part.number + 1)
-                    rest = [Job.from_json(job) for job in result["rest"]]
-                    follow_up = submit(following, rest)
-                    pending[follow_up] = following
-                    completed.add(follow_up)
-                yield from _receive(result, part, log_dir)
+            link = _dashboard_link(client)
+            if link:
+                self._say(f"dask dashboard: {link}", logging.INFO)
+            yield from _Session(self, client, matches, specs, limits, log_dir).play()
         finally:
-            try:
-                if pending:
-                    client.cancel(list(pending))
-            except Exception:  # the scheduler is gone: nothing left to cancel
-                pass
             client.close()
             if cluster is not None:
                 cluster.close()
+
+    def _say(self, message: str, level: int = logging.WARNING) -> None:
+        log.log(level, "%s", message)
+        self.notify(message)
 
     def _start_local_cluster(self) -> LocalCluster:
         """Worker processes on this machine, listening on localhost only.
@@ -147,7 +158,7 @@ class DaskExecutor:
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
             return LocalCluster(n_workers=self._jobs, threads_per_worker=1, processes=True,
-                                host="127.0.0.1", dashboard_address=None,
+                                host="127.0.0.1", dashboard_address=_free_dashboard_address(),
                                 silence_logs=logging.ERROR)
         except (OSError, RuntimeError) as exc:
             raise ArenaError(f"cannot start a local dask cluster: {_one_line(exc)}") from None
@@ -164,17 +175,48 @@ class DaskExecutor:
                              f"{_one_line(exc)}") from None
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _free_dashboard_address() -> str | None:
+    """Dask's usual dashboard port if it is free, else any free port (instead
+    of Dask's warning of several lines); none without bokeh."""
+    try:
+        import bokeh  # noqa: F401  (the dashboard needs it)
+    except ImportError:
+        return None
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", 8787))
+        except OSError:
+            return "127.0.0.1:0"
+    return "127.0.0.1:8787"
+
+
+def _dashboard_link(client: Client) -> str | None:
+    try:
+        return client.dashboard_link
+    except (KeyError, AttributeError, OSError):  # the scheduler runs no dashboard
+        return None
+
+
 # -- the client's side ------------------------------------------------------------
+
+_TICK = 0.5  # seconds between looks at the cluster's workers
+_PROGRESS = "arena-progress"  # the event topic where tasks count the games they finished
 
 
 def _ship_bots(client: Client, matches: list[list[Job]], specs: dict[str, BotSpec]) -> dict[str, Any]:
     """A future per bot the matches need, keyed by its content hash, so the
-    cluster holds each bot once whatever the number of tournaments."""
+    cluster holds each bot once whatever the number of tournaments. The task
+    is ``dict`` on plain data, so any worker can hold it, even one without
+    arena (a BotBundle would need arena to be unpickled)."""
     needed = sorted({bot_id for match in matches for job in match for bot_id in job.seats})
     futures = {}
     for bot_id in needed:
         bundle = pack_bot(specs[bot_id])
-        futures[bot_id] = client.submit(_ship, bundle, pure=False,
+        futures[bot_id] = client.submit(dict, dataclasses.asdict(bundle), pure=False,
                                         key=f"arena-bot-{bundle.content_hash}-{bundle.entry}")
     return futures
 
@@ -185,41 +227,292 @@ class _Part:
 
     key: str
     match: list[Job]
-    bots: list[Any]
+    bots: tuple[str, ...]
     number: int
+    attempt: int = 0
 
     @property
     def name(self) -> str:
         return f"{self.key}-part{self.number}"
 
+    @property
+    def task_key(self) -> str:
+        """A part sent again after its workers all left needs a new task key."""
+        return self.name + (f"-again{self.attempt}" if self.attempt else "")
 
-class _Submitter:
-    """Submits a part of a match as a task that depends on its bots."""
 
-    def __init__(self, client: Client, limits: Limits, want_logs: bool, seconds: float) -> None:
-        self.client, self.limits, self.want_logs, self.seconds = client, limits, want_logs, seconds
+@dataclasses.dataclass
+class _Worker:
+    """What the client knows of a worker: why it is unusable, or which bots
+    started there (``None`` until they were tried)."""
+
+    label: str
+    threads: int = 1
+    problem: str | None = None
+    bots_ok: set[str] | None = None
+    bots_failed: dict[str, str] = dataclasses.field(default_factory=dict)
+    live: bool = True
+
+    def can_play(self, bots: tuple[str, ...]) -> bool:
+        return self.live and self.bots_ok is not None and all(b in self.bots_ok for b in bots)
+
+
+class _Session:
+    """One run of matches on the cluster, driven from the client: it checks
+    workers as they join, sends each part of a match only to workers that can
+    play it, notices lost workers, and gives up when games wait too long."""
+
+    def __init__(self, executor: DaskExecutor, client: Client, matches: list[list[Job]],
+                 specs: dict[str, BotSpec], limits: Limits, log_dir: Path | None) -> None:
+        self.executor, self.client, self.limits, self.log_dir = executor, client, limits, log_dir
+        self.names = {bot_id: spec.name for bot_id, spec in specs.items()}
+        self.bundles = _ship_bots(client, matches, specs)
         self.level = logging.getLogger("arena").getEffectiveLevel()
+        self.run_id = uuid.uuid4().hex[:8]
+        self.queue: list[tuple[_Part, list[Job]]] = []
+        for number, match in enumerate(matches):
+            bots = tuple(sorted({bot_id for job in match for bot_id in job.seats}))
+            key = f"arena-match-{self.run_id}-{number}-{match[0].game}-r{match[0].round}"
+            self.queue.append((_Part(key, match, bots, 0), match))
+        self.pending: dict[Any, tuple[_Part, list[Job], frozenset[str]]] = {}
+        self.probing: dict[Any, str] = {}
+        self.workers: dict[str, _Worker] = {}
+        # Where each running part was seen (processing, or its own events), and
+        # how many games it finished there; the events come on Dask's thread.
+        self.seen_on: dict[str, set[str]] = {}
+        self.progress: dict[tuple[str, str], int] = {}
+        self.lock = threading.Lock()
+        self.waiting_since: float | None = None
+        self.completed = as_completed([], loop=client.loop)
 
-    def __call__(self, part: _Part, jobs: list[Job]):
-        return self.client.submit(_play_match_task, [job.to_json() for job in jobs], part.bots,
-                                  self.limits, self.want_logs, self.level, self.seconds,
-                                  arena.__version__, key=part.name, pure=False)
+    def play(self) -> Iterator[GameRecord]:
+        self.client.subscribe_topic(_PROGRESS, self._on_progress)
+        try:
+            next_look = 0.0
+            while self.queue or self.pending:
+                if time.monotonic() >= next_look:
+                    self._look()
+                    next_look = time.monotonic() + _TICK
+                batch = self.completed.next_batch(block=False)
+                if not batch:
+                    time.sleep(0.05)
+                for future in batch:
+                    if future in self.probing:
+                        self._probed(future)
+                        self._dispatch()
+                    elif future in self.pending:
+                        yield from self._finished(future)
+                    # else: cancelled here, its part went elsewhere
+        finally:
+            try:
+                if self.pending or self.probing:
+                    self.client.cancel([*self.pending, *self.probing])
+                self.client.unsubscribe_topic(_PROGRESS)
+            except Exception:  # the scheduler is gone: nothing left to cancel
+                pass
+
+    # -- results ---------------------------------------------------------------
+
+    def _finished(self, future) -> Iterator[GameRecord]:
+        part, _, _ = self.pending.pop(future)
+        result = _result(future, part.name)
+        future.release()
+        with self.lock:
+            for address in self.seen_on.pop(part.task_key, ()):
+                self.progress.pop((part.task_key, address), None)
+        if result["rest"]:  # submitted before storing, so the worker is not kept waiting
+            rest = [Job.from_json(job) for job in result["rest"]]
+            self.queue.insert(0, (dataclasses.replace(part, number=part.number + 1, attempt=0), rest))
+            self._dispatch()
+        yield from _receive(result, part, self.log_dir)
+
+    def _dispatch(self) -> None:
+        """Send waiting parts, in order, to the workers that can play them, no
+        more at once than the usable workers have threads: a part sent is
+        bound to the workers ready then, so a worker that becomes ready later
+        gets the parts still waiting."""
+        capacity = sum(w.threads for w in self.workers.values() if w.live and w.bots_ok)
+        waiting, self.queue = self.queue, []
+        for part, jobs in waiting:
+            allowed = frozenset(a for a, w in self.workers.items() if w.can_play(part.bots))
+            if allowed and len(self.pending) < capacity:
+                self._submit(part, jobs, allowed)
+            else:
+                self.queue.append((part, jobs))
+
+    def _submit(self, part: _Part, jobs: list[Job], allowed: frozenset[str]) -> None:
+        future = self.client.submit(
+            _play_match_task, [job.to_json() for job in jobs], [self.bundles[b] for b in part.bots],
+            self.limits, self.log_dir is not None, self.level, self.executor.task_seconds,
+            arena.__version__, key=part.task_key, pure=False, workers=sorted(allowed),
+            allow_other_workers=False)
+        self.pending[future] = (part, jobs, allowed)
+        self.completed.add(future)
+
+    def _on_progress(self, event) -> None:
+        _, message = event
+        with self.lock:
+            self.seen_on.setdefault(message["key"], set()).add(message["worker"])
+            self.progress[message["key"], message["worker"]] = message["games"]
+
+    # -- workers -----------------------------------------------------------------
+
+    def _look(self) -> None:
+        """Check the workers that joined, notice the ones that left, send the
+        waiting parts where they can go, and give up if they wait too long."""
+        try:
+            present = self.client.scheduler_info(n_workers=-1)["workers"]
+            processing = self.client.processing()
+        except (OSError, TimeoutError) as exc:
+            raise ArenaError(f"lost the dask scheduler at {self.executor.scheduler or 'the local cluster'}: "
+                             f"{_one_line(exc)}; run again to resume") from None
+        for address, worker in self.workers.items():
+            if worker.live and address not in present:
+                self._lost(address)  # where its parts were at the last look: now they are elsewhere
+        mine = {part.task_key for part, _, _ in self.pending.values()}
+        with self.lock:
+            for address, keys in processing.items():
+                for key in keys:
+                    if key in mine:
+                        self.seen_on.setdefault(key, set()).add(address)
+        joined = [address for address in present if address not in self.workers]
+        if joined:
+            self._check(joined, present)
+        for future, (part, jobs, allowed) in list(self.pending.items()):
+            if not any(self.workers[a].live for a in allowed):  # Dask would wait for them forever
+                del self.pending[future]
+                future.cancel()
+                self.queue.insert(0, (dataclasses.replace(part, attempt=part.attempt + 1), jobs))
+        self._dispatch()
+        self._give_up_if_stuck()
+
+    def _check(self, joined: list[str], present: dict[str, Any]) -> None:
+        """Ask each new worker, with standard-library functions any worker
+        can run, which Python it runs and whether it imports arena; then let
+        a good one start every bot once."""
+        try:
+            python = self.client.run(platform.python_version, workers=joined, on_error="return")
+            executable = self.client.run(pkgutil.resolve_name, "sys:executable", workers=joined,
+                                         on_error="return")
+            version = self.client.run(pkgutil.resolve_name, "arena:__version__", workers=joined,
+                                      on_error="return")
+        except (OSError, TimeoutError, ValueError, KeyError):  # one left meanwhile: look again
+            return
+        for address in joined:
+            if address not in python or address not in version:
+                continue  # not answering yet: look again
+            name = present[address].get("name")
+            label = f"dask worker {address}" + (f" ({name})" if name not in (None, address) else "")
+            worker = self.workers[address] = _Worker(label, present[address].get("nthreads") or 1)
+            worker.problem = _environment_problem(python[address], executable.get(address),
+                                                  version[address])
+            if worker.problem:
+                self.executor._say(f"{label} is unusable: {worker.problem}")
+                continue
+            log.info("%s joined (Python %s, arena %s): starting each bot once there",
+                     label, python[address], version[address])
+            future = self.client.submit(_probe_task, list(self.bundles.values()), self.limits,
+                                        key=f"arena-probe-{self.run_id}-{address}", pure=False,
+                                        workers=[address], allow_other_workers=False)
+            self.probing[future] = address
+            self.completed.add(future)
+
+    def _probed(self, future) -> None:
+        address = self.probing.pop(future)
+        worker = self.workers[address]
+        problems = _result(future, future.key, f"the bot check {future.key}")
+        future.release()
+        worker.bots_ok = {bot_id for bot_id, problem in problems.items() if problem is None}
+        for bot_id, problem in sorted(problems.items()):
+            if problem is not None:
+                worker.bots_failed[bot_id] = problem
+                self.executor._say(f"bot {self.names.get(bot_id, bot_id)} cannot start on "
+                                   f"{worker.label}, so its games are not played there: {problem}")
+        log.info("%s is ready: %d of %d bots start there", worker.label, len(worker.bots_ok),
+                 len(problems))
+
+    def _lost(self, address: str) -> None:
+        worker = self.workers[address]
+        worker.live = False
+        for future, probed in list(self.probing.items()):
+            if probed == address:
+                del self.probing[future]
+                future.cancel()
+        with self.lock:
+            parts = [part for part, _, _ in self.pending.values()
+                     if address in self.seen_on.get(part.task_key, ())]
+            costs = [self.progress.pop((part.task_key, address), 0) for part in parts]
+            for part in parts:
+                self.seen_on[part.task_key].discard(address)
+        if not parts:
+            self.executor._say(f"{worker.label} left the cluster")
+        for part, lost in zip(parts, costs):
+            self.executor._say(f"{worker.label} was lost while playing {part.name}: the part is "
+                               f"played again on another worker, which costs the "
+                               f"{_plural(lost, 'game')} it had finished there")
+
+    def _give_up_if_stuck(self) -> None:
+        """Games wait, nothing runs and nothing is being checked: give the
+        cluster ``worker_timeout`` seconds to offer a worker that can play
+        them, then fail with one line."""
+        if not self.queue or self.pending or self.probing:
+            self.waiting_since = None
+            return
+        now = time.monotonic()
+        if self.waiting_since is None:
+            self.waiting_since = now
+        if now - self.waiting_since < self.executor.worker_timeout:
+            return
+        games = sum(len(jobs) for _, jobs in self.queue)
+        timeout = f"{self.executor.worker_timeout:g} s"
+        usable = [w for w in self.workers.values() if w.live and w.problem is None]
+        if not usable:
+            bad = "; ".join(f"{w.label} is unusable: {w.problem}" for w in self.workers.values()
+                            if w.live and w.problem)
+            raise ArenaError(f"no usable dask worker within {timeout}: "
+                             + (bad or "no worker is connected")
+                             + f"; {_plural(games, 'game')} not played: run again to resume")
+        bots = sorted({b for part, _ in self.queue for b in part.bots
+                       if not any(w.can_play((b,)) for w in usable)})
+        reasons = "; ".join(
+            f"bot {self.names.get(b, b)} cannot start on " + ", ".join(
+                f"{w.label} ({w.bots_failed[b]})" for w in usable if b in w.bots_failed)
+            for b in bots)
+        raise ArenaError(f"{_plural(games, 'game')} not played, no usable dask worker can play "
+                         f"them within {timeout}: {reasons or 'their workers are still starting bots'}; "
+                         "they are not stored: run again to play them")
 
 
-def _result(future, key: str) -> dict[str, Any]:
+def _environment_problem(python: Any, executable: Any, version: Any) -> str | None:
+    """Why a worker cannot play arena's tasks, from what it answered."""
+    where = f"Python {python}" + (f" at {executable}" if isinstance(executable, str) else "")
+    if isinstance(python, BaseException):
+        return f"it did not say which Python it runs ({_one_line(python)})"
+    if isinstance(version, BaseException):
+        return f"its {where} cannot import arena ({_one_line(version)}); {_INSTALL_HINT}"
+    if version != arena.__version__:
+        return f"it runs arena {version}, this machine {arena.__version__}; {_INSTALL_HINT}"
+    if python.split(".")[:2] != platform.python_version().split(".")[:2]:
+        return (f"it runs {where}, this machine Python {platform.python_version()}: "
+                "arena's tasks need the same Python minor version")
+    return None
+
+
+def _result(future, key: str, what: str | None = None) -> Any:
+    what = what or f"match {key}"
     try:
         return future.result()
     except ArenaError as exc:
         raise ArenaError(str(exc)) from None
     except KilledWorker as exc:
-        raise ArenaError(f"match {key} was given up: {_one_line(exc)}; "
+        raise ArenaError(f"{what} was given up: {_one_line(exc)}; "
                          "its games were not stored: run again to resume") from None
     except CancelledError as exc:  # distributed's FutureCancelledError among them
-        raise ArenaError(f"the dask cluster dropped match {key} ({_one_line(exc)}); "
+        raise ArenaError(f"the dask cluster dropped {what} ({_one_line(exc)}); "
                          "its games were not stored: run again to resume") from None
     except Exception as exc:  # whatever the task raised on the worker
         hint = f"; {_INSTALL_HINT}" if _looks_like_environment(exc) else ""
-        raise ArenaError(f"match {key} failed on the cluster: {type(exc).__name__}: "
+        raise ArenaError(f"{what} failed on the cluster: {type(exc).__name__}: "
                          f"{_one_line(exc)}{hint}") from None
 
 
@@ -279,6 +572,13 @@ class BotBundle:
     @property
     def bot_id(self) -> str:
         return BotSpec(self.name, (), "", self.content_hash).bot_id
+
+    @classmethod
+    def from_plain(cls, data: dict[str, Any]) -> BotBundle:
+        """The bundle from ``dataclasses.asdict``, as it travels."""
+        return cls(data["name"], data["content_hash"], data["entry"], data["folder"],
+                   tuple((path, mode, content) for path, mode, content in data["files"]),
+                   tuple((kind, value) for kind, value in data["command"]))
 
 
 def pack_bot(spec: BotSpec) -> BotBundle:
@@ -373,13 +673,29 @@ def _safe_relative(relative: str) -> Path:
 # -- the worker's side ------------------------------------------------------------
 
 
-def _ship(bundle: BotBundle) -> BotBundle:
-    """A task whose result is a bot: the scheduler keeps the bundle and can
-    rebuild it on any worker."""
-    return bundle
+def _probe_task(bundles: list[dict[str, Any]], limits: Limits) -> dict[str, str | None]:
+    """Runs on a worker before it is given any match: start every bot once
+    and shake hands, as the client did. A bot that fails here cannot play
+    here; that is this worker's problem, not a game the bot lost."""
+    from arena.tournament import probe_bots
+
+    cache = _bot_cache()
+    specs = [unpack_bot(BotBundle.from_plain(bundle), cache) for bundle in bundles]
+    return {probe.spec.bot_id: probe.problem for probe in probe_bots(specs, limits)}
 
 
-def _play_match_task(jobs: list[dict[str, Any]], bundles: list[BotBundle], limits: Limits,
+def _report_progress(games: int) -> None:
+    """Tell the client, through a Dask event, how many games this part has
+    finished, so that a lost worker's cost can be told."""
+    try:
+        worker = get_worker()
+    except ValueError:  # not on a worker (called directly)
+        return
+    worker.log_event(_PROGRESS, {"key": worker.get_current_task(), "games": games,
+                                 "worker": worker.address})
+
+
+def _play_match_task(jobs: list[dict[str, Any]], bundles: list[dict[str, Any]], limits: Limits,
                      want_logs: bool, log_level: int, seconds: float, version: str) -> dict[str, Any]:
     """Runs on a worker: play the match's games for about ``seconds`` (whole
     seat-swapped pairs), return their records, the jobs left and the logs."""
@@ -391,17 +707,19 @@ def _play_match_task(jobs: list[dict[str, Any]], bundles: list[BotBundle], limit
     with _CapturedLogs(log_level) as captured:
         local = _local_directory()
         cache = _bot_cache()
-        specs = {bundle.bot_id: unpack_bot(bundle, cache) for bundle in bundles}
+        specs = {b.bot_id: unpack_bot(b, cache) for b in map(BotBundle.from_plain, bundles)}
         match = [Job.from_json(job) for job in jobs]
         log.info("playing %d %s games (%s) on worker %s", len(match), match[0].game,
                  " vs ".join(specs[b].name for b in match[0].seats), where)
         log_root = Path(tempfile.mkdtemp(prefix="arena-logs-", dir=local)) if want_logs else None
         try:
             records = []
+            _report_progress(0)
             games = play_match(match, specs, limits, log_root)
             try:
                 for record in games:
                     records.append(record.to_json())
+                    _report_progress(len(records))
                     if (time.monotonic() - started >= seconds and len(records) % 2 == 0
                             and len(records) < len(match)):
                         break

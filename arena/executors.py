@@ -27,7 +27,11 @@ from arena.model import BotSpec, GameRecord, Job, Limits
 log = logging.getLogger(__name__)
 
 
-def make_executor(kind: str, jobs: int, scheduler: str | None = None):
+# The distribution (dice-arena) is not on PyPI; "arena" there is another project.
+DASK_INSTALL_HINT = "pip install --find-links vendor '.[dask]' in arena's checkout"
+
+
+def make_executor(kind: str, jobs: int, scheduler: str | None = None, worker_timeout: float = 60.0):
     """The executor named on the command line."""
     if kind == "local":
         if scheduler:
@@ -39,8 +43,8 @@ def make_executor(kind: str, jobs: int, scheduler: str | None = None):
         except ImportError as exc:
             if (exc.name or "").partition(".")[0] not in ("distributed", "dask"):
                 raise
-            raise ArenaError("the dask executor needs: pip install 'arena[dask]'") from None
-        return DaskExecutor(jobs, scheduler)
+            raise ArenaError(f"the dask executor needs the dask extra: {DASK_INSTALL_HINT}") from None
+        return DaskExecutor(jobs, scheduler, worker_timeout=worker_timeout)
     raise ArenaError(f"unknown executor: {kind!r} (available: local, dask)")
 
 

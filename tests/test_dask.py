@@ -9,6 +9,8 @@ import dataclasses
 import json
 import logging
 import os
+import platform
+import re
 import signal
 import socket
 import sqlite3
@@ -18,6 +20,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Callable
 
 import pytest
 from click.testing import CliRunner
@@ -205,21 +208,27 @@ class Cluster:
     address: str
     scheduler: subprocess.Popen
     workers: list[subprocess.Popen]
+    add_worker: Callable[..., subprocess.Popen]
 
 
 @contextmanager
 def dask_cluster(folder: Path, workers: int, scheduler_preload: Path | None = None):
     """``dask scheduler`` and ``dask worker`` processes on localhost, each in
-    its own process group, all stopped at the end whatever happens."""
+    its own process group, all stopped at the end whatever happens. Workers
+    see neither the client's files nor arena's checkout: only what their
+    Python has installed (``add_worker`` starts another, with any Python)."""
     started: list[subprocess.Popen] = []
     logs = folder / "dask-logs"
     logs.mkdir(parents=True, exist_ok=True)
-    (folder / "tmp").mkdir(exist_ok=True)
-    env = dict(ENV, TMPDIR=str(folder / "tmp"))  # where workers unpack bots
 
-    def start(name: str, *args: str) -> subprocess.Popen:
+    def start(name: str, *args: str, python: str = sys.executable, **env: str) -> subprocess.Popen:
+        own = folder / f"{name}-home"  # where it runs, and its TMPDIR, where a worker unpacks bots
+        (own / "tmp").mkdir(parents=True, exist_ok=True)
+        environment = {k: v for k, v in ENV.items() if k != "PYTHONPATH" or name == "scheduler"}
+        environment.update(env)
         with open(logs / f"{name}.log", "wb") as output:
-            process = subprocess.Popen([sys.executable, "-m", "dask", *args], cwd=folder, env=env,
+            process = subprocess.Popen([python, "-m", "dask", *args], cwd=own,
+                                       env=dict(environment, TMPDIR=str(own / "tmp")),
                                        stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
         started.append(process)
         return process
@@ -231,13 +240,45 @@ def dask_cluster(folder: Path, workers: int, scheduler_preload: Path | None = No
                           "--no-dashboard", "--scheduler-file", str(scheduler_file), *preload)
         wait_for(lambda: scheduler_file.exists() and scheduler_file.stat().st_size, 30, "the scheduler")
         address = json.loads(scheduler_file.read_text())["address"]
-        pool = [start(f"worker{n}", "worker", address, "--host", "127.0.0.1", "--nthreads", "1",
-                      "--name", f"w{n}", "--no-dashboard", "--local-directory", str(folder / f"w{n}"))
-                for n in range(workers)]
-        yield Cluster(address, scheduler, pool)
+
+        def add_worker(name: str, python: str = sys.executable, **env: str) -> subprocess.Popen:
+            return start(name, "worker", address, "--host", "127.0.0.1", "--nthreads", "1",
+                         "--name", name, "--no-dashboard", "--local-directory", str(folder / name),
+                         python=python, **env)
+
+        pool = [add_worker(f"w{n}") for n in range(workers)]
+        yield Cluster(address, scheduler, pool, add_worker)
     finally:
         for process in reversed(started):
             _stop_group(process)
+
+
+def python_without_arena(folder: Path) -> str:
+    """A Python with Dask but without arena: a virtual environment that
+    borrows this one's installed packages through a ``.pth`` line (which,
+    unlike the site folder itself, runs none of the ``.pth`` files there,
+    such as the one that makes arena importable)."""
+    import site
+    import venv
+
+    venv.create(folder, with_pip=False)
+    python = folder / "bin" / "python"
+    inside = subprocess.run([python, "-c", "import site; print(site.getsitepackages()[0])"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    (Path(inside) / "borrowed.pth").write_text(site.getsitepackages()[0] + "\n")
+    check = subprocess.run([python, "-c", "import distributed, arena"], capture_output=True,
+                           text=True, cwd=folder, env={k: v for k, v in ENV.items() if k != "PYTHONPATH"})
+    assert "No module named 'arena'" in check.stderr, check.stderr
+    return str(python)
+
+
+def worker_addresses(cluster: Cluster, count: int) -> dict[str, str]:
+    """Worker name -> address, once ``count`` workers are connected."""
+    from distributed import Client
+
+    with Client(cluster.address, set_as_default=False, timeout="30s") as client:
+        client.wait_for_workers(count, timeout=60)
+        return {info["name"]: address for address, info in client.scheduler_info()["workers"].items()}
 
 
 def _stop_group(process: subprocess.Popen) -> None:
@@ -325,9 +366,15 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
             run = start_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask",
                               "--scheduler", cluster.address, cwd=tmp_path)
             try:
-                playing = wait_for(lambda: bots_under(victim.pid), 120, "a bot on the first worker")
+                def playing_a_match():  # not merely starting each bot once, as it does first
+                    keys = client.processing(workers=[names["w0"]])[names["w0"]]
+                    if any(str(key).startswith("arena-match-") for key in keys):
+                        return bots_under(victim.pid), keys
+                    return None
+
+                playing, in_progress = wait_for(lambda: (lambda found: found if found and found[0] else None)(
+                    playing_a_match()), 120, "a match's bots on the first worker")
                 commands = [command_line(pid) for pid in playing]
-                in_progress = client.processing(workers=[names["w0"]])[names["w0"]]
                 os.killpg(victim.pid, signal.SIGKILL)
                 victim.wait(timeout=10)
             finally:
@@ -335,11 +382,17 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
             assert run.returncode == 0, err
         finally:
             client.close()
+    # The loss was said, in the terminal and in the log, with what it cost.
+    lost = [line for line in err.splitlines()
+            if line.startswith(f"dask worker {names['w0']} (w0) was lost while playing arena-match-")]
+    assert lost and all(re.search(r": the part is played again on another worker, which costs the "
+                                  r"\d+ games? it had finished there$", line) for line in lost), err
     # Every planned game is stored, once, exactly as the local executor played it.
     assert stored(tmp_path / "arena.db") == reference
     # The matches the dead worker was playing were played again on the other one.
     assert in_progress
     log = (tmp_path / "logs" / "arena.log").read_text()
+    assert all(line in log for line in lost)
     replayed = [line for line in log.splitlines() for key in in_progress if f"match {key}: " in line]
     assert any(line.endswith(f"played on {survivor}") for line in replayed), replayed
     # Its bots died with it. They ran from files shipped to it, unpacked by
@@ -350,7 +403,7 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
         assert not any(str(bots) in part for part in command)
         shipped = Path(next(part for part in command if "/arena-bots-" in part))
         cache = next(folder for folder in shipped.parents if folder.name.startswith("arena-bots-"))
-        assert cache.parent == tmp_path / "tmp"
+        assert cache.parent == tmp_path / "w0-home" / "tmp"
         assert {folder.name for folder in cache.iterdir()} <= hashes
 
 
@@ -380,13 +433,91 @@ def test_long_matches_come_back_in_parts_and_store_the_same(bots, reference, tmp
 def test_a_scheduler_without_arena_is_one_clear_line(bots, tmp_path):
     blocker = tmp_path / "no_arena.py"
     blocker.write_text("import sys\nsys.modules['arena'] = None  # as if arena were not installed\n")
-    with dask_cluster(tmp_path, workers=0, scheduler_preload=blocker) as cluster:
+    with dask_cluster(tmp_path, workers=1, scheduler_preload=blocker) as cluster:
         run = run_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask", "--scheduler",
                         cluster.address, cwd=tmp_path, check=False)
     assert run.returncode == 1
     last = run.stderr.strip().splitlines()[-1]
-    assert last.startswith("Error: match arena-match-") and "on the scheduler and on every worker" in last
+    # The first task with arena's code in it is where each worker starts the bots once.
+    assert last.startswith("Error: the bot check arena-probe-") and "on the scheduler and on every worker" in last
     assert "Traceback" not in run.stderr
+
+
+def test_a_worker_without_arena_is_named_and_the_run_fails_in_the_stated_time(bots, tmp_path):
+    bare = python_without_arena(tmp_path / "bare-venv")
+    with dask_cluster(tmp_path, workers=0) as cluster:
+        worker = cluster.add_worker("bare", python=bare)
+        address = worker_addresses(cluster, 1)["bare"]
+        started = time.monotonic()
+        run = run_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask", "--scheduler",
+                        cluster.address, "--worker-timeout", "4", cwd=tmp_path, check=False)
+        took = time.monotonic() - started
+        assert worker.poll() is None, "the worker was given nothing it cannot read"
+    assert run.returncode == 1, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert "(waiting up to 4 s for a usable one)" not in run.stderr  # a worker was connected
+    named = [line for line in lines if line.startswith(f"dask worker {address} (bare) is unusable: ")]
+    assert len(named) == 1, run.stderr
+    assert f"its Python {platform.python_version()} at {bare} cannot import arena" in named[0]
+    assert "pip install --find-links vendor '.[dask]'" in named[0]
+    assert lines[-1].startswith(f"Error: no usable dask worker within 4 s: dask worker {address} (bare) "
+                                "is unusable: its Python ")
+    assert lines[-1].endswith(f"{PLANNED} games not played: run again to resume")
+    assert "Traceback" not in run.stderr
+    assert count_games(tmp_path / "arena.db") == 0
+    assert took < 4 + 15, took  # the wait, plus the handshakes and the connection
+
+
+def test_with_no_worker_at_all_the_run_says_so_and_fails_in_the_stated_time(bots, tmp_path):
+    with dask_cluster(tmp_path, workers=0) as cluster:
+        run = run_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask", "--scheduler",
+                        cluster.address, "--worker-timeout", "2", cwd=tmp_path, check=False)
+    assert run.returncode == 1
+    assert (f"{PLANNED} to play on the dask cluster at {cluster.address} (no worker connected yet: "
+            "waiting up to 2 s for a usable one)") in run.stderr
+    assert run.stderr.strip().splitlines()[-1] == (
+        f"Error: no usable dask worker within 2 s: no worker is connected; {PLANNED} games not "
+        "played: run again to resume")
+    assert count_games(tmp_path / "arena.db") == 0
+
+
+NEEDY = SLOW_BOT.format(prelude="import arena  # needs arena, like the house bots\nPAUSE = 0.1")
+
+
+def test_a_bot_that_cannot_start_on_a_worker_forfeits_nothing_and_plays_on_the_rerun(tmp_path):
+    """The folder bot runs ``python3``, which imports arena here (through
+    PYTHONPATH) but not on the first worker: that is the worker's problem,
+    so its games wait, unstored, for a worker where it starts."""
+    bots = make_bots(tmp_path / "bots")
+    (bots / "beta" / "main.py").write_text(NEEDY)
+    (bots / "beta" / "pace.py").unlink()
+    tournament = [*TOURNAMENT, "--rounds", "2", "--bots", str(bots), "--executor", "dask",
+                  "--worker-timeout", "3"]
+    planned, needy = 12, 8  # 3 pairs x 2 rounds x 2 seats; beta plays in 2 pairs of them
+    with dask_cluster(tmp_path, workers=1) as cluster:
+        address = worker_addresses(cluster, 1)["w0"]
+        first = run_arena(*tournament, "--scheduler", cluster.address, cwd=tmp_path, check=False)
+        assert first.returncode == 1, first.stderr
+        told = [line for line in first.stderr.splitlines()
+                if line.startswith(f"bot beta cannot start on dask worker {address} (w0), "
+                                   "so its games are not played there: handshake failed: ")]
+        assert len(told) == 1, first.stderr
+        assert first.stderr.strip().splitlines()[-1].startswith(
+            f"Error: {needy} games not played, no usable dask worker can play them within 3 s: "
+            f"bot beta cannot start on dask worker {address} (w0) (handshake failed: ")
+        with sqlite3.connect(tmp_path / "arena.db") as conn:
+            assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == planned - needy
+            assert conn.execute("SELECT count(*) FROM games WHERE termination != 'normal'").fetchone()[0] == 0
+            assert conn.execute("SELECT count(*) FROM results JOIN bots USING (bot_id) "
+                                "WHERE bots.name = 'beta'").fetchone()[0] == 0
+        cluster.add_worker("w1", PYTHONPATH=str(REPO))  # its python3 imports arena
+        worker_addresses(cluster, 2)
+        again = run_arena(*tournament, "--scheduler", cluster.address, cwd=tmp_path)
+    assert f"{planned} games planned, {planned - needy} already stored, {needy} to play" in again.stderr
+    assert "bot beta cannot start on dask worker" in again.stderr  # on w0, again
+    with sqlite3.connect(tmp_path / "arena.db") as conn:
+        assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == planned
+        assert conn.execute("SELECT count(*) FROM games WHERE termination != 'normal'").fetchone()[0] == 0
 
 
 def test_an_unreachable_scheduler_is_one_clear_line(bots, tmp_path):
@@ -407,11 +538,38 @@ def test_without_distributed_the_dask_executor_says_what_to_install(monkeypatch,
 
     monkeypatch.setitem(sys.modules, "distributed", None)
     monkeypatch.delitem(sys.modules, "arena.dask_executor", raising=False)
-    with pytest.raises(ArenaError, match=r"^the dask executor needs: pip install 'arena\[dask\]'$"):
+    expected = "the dask executor needs the dask extra: pip install --find-links vendor '.[dask]' in arena's checkout"
+    with pytest.raises(ArenaError) as caught:
         make_executor("dask", 2)
+    assert str(caught.value) == expected
     result = CliRunner().invoke(main, ["tournament", "--executor", "dask", "--db", str(tmp_path / "a.db")])
     assert result.exit_code == 1
-    assert result.output.strip() == "Error: the dask executor needs: pip install 'arena[dask]'"
+    assert result.output.strip() == f"Error: {expected}"
+
+
+def test_the_install_hint_installs_this_project_with_the_dask_extra(tmp_path):
+    """What arena tells a user to run on a worker, run as a dry run where it
+    says (arena's checkout): pip resolves it to this project, at this
+    version, with Dask and the dashboard's bokeh. (pip reads the package
+    index it is configured with; this project's own files come from here.)"""
+    import shlex
+
+    import arena
+    from arena.dask_executor import _INSTALL_HINT, WORKER_INSTALL
+    from arena.executors import DASK_INSTALL_HINT
+
+    assert DASK_INSTALL_HINT == f"{WORKER_INSTALL} in arena's checkout"
+    assert _INSTALL_HINT.endswith(f": {WORKER_INSTALL} in arena's checkout")
+    command = shlex.split(WORKER_INSTALL)
+    assert command[:2] == ["pip", "install"]
+    report = tmp_path / "report.json"
+    subprocess.run([sys.executable, "-m", *command, "--dry-run", "--ignore-installed", "--quiet",
+                    "--report", str(report)], cwd=REPO, check=True, capture_output=True, timeout=120)
+    chosen = {item["metadata"]["name"]: item for item in json.loads(report.read_text())["install"]}
+    assert chosen["dice-arena"]["metadata"]["version"] == arena.__version__
+    assert chosen["dice-arena"]["requested_extras"] == ["dask"]
+    assert {"distributed", "bokeh", "elo"} <= set(chosen)
+
 
 
 class _Failed:
