@@ -128,7 +128,66 @@ def test_every_block_has_one_door_of_each_number_on_a_street_round_it():
             # orthogonally next to one of the block's four cells
             assert ((inside_x and s["gy"] in (y0 - 1, y0 + 2))
                     or (inside_y and s["gx"] in (x0 - 1, x0 + 2)))
-        assert {d["side"] for d in b["doors"]} == {"N", "E", "S", "W"}
+        # a door on every side, but a wall to the light street (decision 2)
+        sides = {"N", "S", "W"} if b["column"] == 4 else {"N", "E", "S", "W"}
+        assert {d["side"] for d in b["doors"]} == sides
+
+
+def reachable_in_stage(stage: int) -> set[int]:
+    """The spaces a rider can stand on during a stage, from the board data
+    alone: everything the garage leads to, except the arrival points and, in
+    stage 1, the light street (stepping onto it ends the stage)."""
+    barred = set(BOARD["arrivals"])
+    if stage == 1:
+        barred |= set(BOARD["light"]["spaces"])
+    seen, queue = {GARAGE}, [GARAGE]
+    while queue:
+        here = queue.pop()
+        for _, there in BOARD["spaces"][here]["exits"]:
+            if there not in seen and there not in barred:
+                seen.add(there)
+                queue.append(there)
+    return seen
+
+
+def test_every_door_of_every_stage_faces_a_space_reachable_in_its_own_stage():
+    """"coletar o dado na porta que tem o número igual a do dado": every
+    number a die can show must have a door a rider can reach while that
+    stage's dice lie on the blocks."""
+    for stage in (1, 2):
+        where = reachable_in_stage(stage)
+        for b in BOARD["blocks"]:
+            if b["stage"] == stage:
+                lost = [d["number"] for d in b["doors"] if d["space"] not in where]
+                assert lost == [], f"block {b['id']} (stage {stage}): doors {lost} unreachable"
+
+
+def test_no_stage_one_door_faces_the_light_street():
+    light = set(BOARD["light"]["spaces"])
+    assert not [(b["id"], d["number"]) for b in BOARD["blocks"] if b["stage"] == 1
+                for d in b["doors"] if d["space"] in light]
+
+
+@pytest.mark.parametrize("stage", [1, 2])
+def test_every_die_value_on_every_block_can_be_taken_in_its_stage(stage):
+    """For every door, a rider on a reachable neighbouring space steps onto
+    the door's space and is offered the die showing the door's number."""
+    cells = {s["id"]: (s["gx"], s["gy"]) for s in BOARD["spaces"]}
+    where = reachable_in_stage(stage) - {GARAGE}
+    for b in BOARD["blocks"]:
+        if b["stage"] != stage:
+            continue
+        for d in b["doors"]:
+            approaches = [(direction, here) for here in sorted(where)
+                          for direction, there in BOARD["spaces"][here]["exits"]
+                          if there == d["space"]]
+            assert approaches, f"block {b['id']} door {d['number']}: no way in"
+            direction, here = approaches[0]
+            x, y = cells[here]
+            state = position([f"{x},{y} {direction}", "garage"],
+                             {(b["column"], b["row"]): f"blue {d['number']}"}, stage=stage)
+            play(state, step(direction, *cells[d["space"]]))
+            assert take(b["column"], b["row"], state) in state.legal_actions()
 
 
 def test_some_points_face_two_doors_in_each_stage():
