@@ -310,12 +310,68 @@ def test_facing_west_forward_is_west():
     assert steps_offered(state) == {("N", (3, 2)), ("W", (2, 3)), ("S", (3, 4))}
 
 
-def test_reversing_direction_costs_the_whole_move():
+# "Se um jogador quiser mudar sua direção durante o jogo ele gasta uma
+# ação/movimento para fazer essa inversão" (decision 5).
+
+def test_reversing_spends_one_step_so_on_grey_it_is_the_whole_move():
     state = position(["1,3 E", "garage"])
     play(state, REVERSE)
     assert state.facing[0] == "W" and state.pos[0] == at(1, 3)
     assert state.current_player() == 1 and state.turn == 11
     assert state.to_json()["last"] == [{"cause": "reverse", "rider": 0, "facing": "W"}]
+
+
+def test_on_brown_a_rider_that_reverses_keeps_its_second_step():
+    state = position(["3,0 E", "garage"])
+    play(state, REVERSE)
+    assert state.current_player() == 0 and state.facing[0] == "W"
+    assert steps_offered(state) == {("W", (2, 0)), ("S", (3, 1))}
+    play(state, step("W", 2, 0))
+    assert state.pos[0] == at(2, 0) and state.current_player() == 1
+
+
+def test_a_rider_may_reverse_after_a_step_if_its_move_has_a_step_left():
+    state = position(["0,0 E", "garage"])
+    play(state, step("E", 1, 0))
+    assert state.legal_actions() == [step("E", 2, 0), STOP, REVERSE]
+    play(state, REVERSE)
+    assert state.pos[0] == at(1, 0) and state.facing[0] == "W" and state.current_player() == 1
+
+
+def test_a_green_extra_step_may_be_spent_turning_round():
+    state = position(["3,1 E", "garage"], {(1, 1): "green 1"})
+    play(state, step("S", 3, 2), take(1, 1, state))
+    assert REVERSE in state.legal_actions()
+    play(state, REVERSE)
+    assert state.pos[0] == at(3, 2) and state.facing[0] == "N" and state.current_player() == 1
+
+
+def test_a_rider_faces_the_way_it_last_stepped_so_north_then_south_is_a_reversal():
+    state = position(["3,3 E", "4,6 E"])
+    play(state, step("N", 3, 2))
+    assert state.facing[0] == "N"
+    play(state, STAY)
+    assert steps_offered(state) == {("N", (3, 1))}
+    assert state.legal_actions() == [step("N", 3, 1), STAY, REVERSE]
+
+
+def test_turning_a_corner_is_a_sideways_step_and_costs_nothing():
+    state = position(["3,3 N", "garage"])
+    assert steps_offered(state) == {("N", (3, 2)), ("E", (4, 3)), ("W", (2, 3))}
+    play(state, step("E", 4, 3))
+    assert state.facing[0] == "E" and state.current_player() == 1
+
+
+def test_a_rider_does_not_reverse_twice_in_a_row():
+    state = position(["0,0 E", "garage"])
+    play(state, REVERSE)
+    assert REVERSE not in state.legal_actions() and STOP in state.legal_actions()
+
+
+def test_reversing_at_a_door_takes_no_die():
+    state = position(["3,2 S", "garage"], {(1, 1): "blue 1"})
+    play(state, REVERSE)
+    assert state.current_player() == 1 and dice_of(state, 0) == []
 
 
 def test_a_rider_may_choose_not_to_move():
@@ -373,7 +429,7 @@ def test_a_blocked_rider_in_mid_street_can_only_wait_or_turn():
 def test_a_brown_move_cannot_jump_over_a_rider():
     state = position(["0,0 E", "2,0 W"])
     play(state, step("E", 1, 0))
-    assert state.pos[0] == at(1, 0) and state.current_player() == 1
+    assert state.pos[0] == at(1, 0) and state.legal_actions() == [STOP, REVERSE]
 
 
 # ------------------------------------------------------------ collecting
@@ -607,6 +663,11 @@ def test_an_arrival_point_can_be_entered_only_holding_every_colour():
 def test_a_rider_facing_west_cannot_enter_an_arrival_point():
     state = position(["24,3 W", "garage"], held={0: FULL_SET}, stage=2)
     assert ("E", (25, 3)) not in steps_offered(state)
+
+
+def test_a_rider_facing_north_turns_east_into_an_arrival_point():
+    state = position(["24,3 N", "garage"], held={0: FULL_SET}, stage=2)
+    assert ("E", (25, 3)) in steps_offered(state)
 
 
 def test_after_the_first_arrival_every_other_rider_has_one_last_move():
