@@ -255,7 +255,7 @@ class Ciclovia:
             points = die["value"] + self.COLOUR_BONUS[die["colour"]]
             if doubled:
                 points *= 2
-            if die["colour"] in missing:
+            if die["colour"] in missing and not doubled:   # a doubled die fills no colour
                 points += 2.5
             steps = min((here[s] for s in self.doors[block].get(die["value"], ())), default=99)
             best = max(best, points - 0.9 * steps)

@@ -563,10 +563,50 @@ def test_a_doubled_red_one_is_still_worth_nothing():
     assert die_points("red", 1, True) == 0
 
 
-def test_a_doubled_die_still_counts_for_its_colour():
+# "Esse que vale o dobro vai para a área cinza da contagem de dados" (decision 10).
+
+def test_a_doubled_die_goes_to_the_grey_area_not_to_its_colour():
     state = position(["24,3 E", "garage"], held={0: ["orange 2", "blue 4*", "red 3", "green 1"]},
                      stage=2)
-    assert ("E", (25, 3)) in steps_offered(state)
+    assert state.to_json()["riders"][0]["missing"] == ["blue"]
+    assert ("E", (25, 3)) not in steps_offered(state)
+
+
+def test_a_doubled_die_still_scores_double_and_counts_as_a_die():
+    state = position(["garage", "garage"], held={0: ["orange 2", "blue 4*"], 1: ["red 6"]},
+                     stage=2)
+    assert state.totals() == [2 + 10 + 3, 5]
+
+
+def test_the_colour_of_a_doubled_die_must_be_found_again_undoubled():
+    state = position(["13,3 E", "garage"], {(5, 1): "blue 2"},
+                     held={0: ["orange 2", "blue 4*", "red 3", "green 1"]}, stage=2)
+    play(state, step("E", 14, 3), take(5, 1, state))   # door 2 of block (5,1) is at (14,3)
+    assert state.to_json()["riders"][0]["missing"] == []
+
+
+def pending_double_one_blue_left() -> CicloviaState:
+    """Stage 2: seat 0 lacks only blue, an orange double waits, and the one
+    blue die left would be doubled; seat 1 cannot complete either."""
+    state = position(["13,3 E", "garage"], {(5, 1): "blue 2", (6, 1): "orange 4"},
+                     held={0: ["red 3", "green 1", "orange 2"], 1: ["red 1"]}, stage=2)
+    state.double_next[0] = True
+    return state
+
+
+def test_a_pending_double_with_no_die_to_spend_it_on_leaves_no_way_to_complete():
+    state = pending_double_one_blue_left()
+    assert not state.can_still_complete(0)
+    play(state, STAY)
+    assert state.current_player() == TERMINAL and state.ending == "exhausted"
+
+
+def test_a_pending_double_can_be_spent_on_a_die_not_needed():
+    state = pending_double_one_blue_left()
+    state.blocks[block(5, 2)] = die("red 5")
+    assert state.can_still_complete(0)
+    play(state, STAY)
+    assert state.current_player() == 1
 
 
 # ------------------------------------------------------------ the traffic light

@@ -239,18 +239,32 @@ class CicloviaState(State):
         return [b for b, number in DOORS_AT[space]
                 if blocks[b] is not None and blocks[b][1] == number]  # type: ignore[index]
 
+    def missing(self, seat: int) -> list[str]:
+        """The colours a rider still lacks. A doubled die goes to the grey
+        area of the score table, not to its colour (decision 10)."""
+        held = {colour for colour, _, doubled in self.dice[seat] if not doubled}
+        return [c for c in COLOURS if c not in held]
+
     def has_every_colour(self, seat: int) -> bool:
-        held = {die[0] for die in self.dice[seat]}
-        return len(held) == len(COLOURS)
+        return not self.missing(seat)
 
     def can_still_complete(self, seat: int) -> bool:
-        """A rider can still arrive if every colour it lacks is on a block
-        (decision 15; in stage 1 the restock always brings every colour)."""
-        if self.stage == 1:
+        """Whether the dice left on the blocks still let a rider complete the
+        colours (decision 15; in stage 1 the restock always brings every
+        colour). Each colour it lacks must be on a block; and a pending
+        double must first fall on a die it does not need, which cannot be an
+        orange (that would pass the double on): a die other than orange
+        beyond one of each non-orange colour it lacks."""
+        missing = self.missing(seat)
+        if self.stage == 1 or not missing:
             return True
-        held = {die[0] for die in self.dice[seat]}
-        on_board = {die[0] for die in self.blocks if die is not None}
-        return all(c in held or c in on_board for c in COLOURS)
+        on_board = [die[0] for die in self.blocks if die is not None]
+        if any(c not in on_board for c in missing):
+            return False
+        if not self.double_next[seat]:
+            return True
+        needed = sum(1 for c in missing if c != "orange")
+        return sum(1 for c in on_board if c != "orange") > needed
 
     def totals(self) -> list[int]:
         """Dice points plus bonuses for every seat. Every rider tied for the
@@ -480,7 +494,7 @@ class CicloviaState(State):
                 "arrived": self.arrived[s], "double_next": self.double_next[s],
                 "dice": [{"colour": c, "value": v, "doubled": d, "points": die_points(c, v, d)}
                          for c, v, d in self.dice[s]],
-                "missing": [c for c in COLOURS if c not in {die[0] for die in self.dice[s]}],
+                "missing": self.missing(s),
                 "score": totals[s]} for s in range(self.players)],
             "blocks": [None if die is None else {"colour": die[0], "value": die[1]}
                        for die in self.blocks],
