@@ -751,6 +751,19 @@ def test_an_arrived_rider_keeps_its_arrival_point():
     assert steps_offered(state) == {("N", (24, 2)), ("S", (24, 4))}
 
 
+def test_a_rider_kept_out_of_an_occupied_arrival_point_loses_nothing_by_it():
+    """Decision 19: seat 0 has arrived at (25,3); seat 1, behind it with
+    every colour, cannot arrive there in its last move, and needs not."""
+    state = position(["garage", "24,3 E"], held={0: FULL_SET, 1: FULL_SET + ["blue 6", "blue 6"]},
+                     stage=2, to_move=1)
+    state.pos[0], state.arrived[0], state.arrival_first, state.final = at(25, 3), True, 0, []
+    assert ("E", (25, 3)) not in steps_offered(state)
+    play(state, STAY)
+    assert state.ending == "arrival"
+    assert state.outcome().scores == (4.0 + 2, 4.0 + 7 + 7 + 3)
+    assert state.outcome().winners == (1,)
+
+
 def test_bonus_two_for_the_first_at_the_light():
     state = position(["garage", "garage"], held={0: ["blue 1"], 1: ["blue 1"]}, stage=2, light=1)
     assert state.totals() == [2 + 3, 2 + 3 + 2]
@@ -775,8 +788,8 @@ def test_no_most_dice_bonus_while_nobody_has_a_die():
 
 
 def finished(held: dict[int, list[str]], light: int | None = None) -> CicloviaState:
-    """A finished two-rider game with these dice held."""
-    state = position(["garage", "garage"], held=held, stage=2, light=light)
+    """A finished game with these dice held, one rider per entry."""
+    state = position(["garage"] * len(held), held=held, stage=2, light=light)
     state._finish("arrival")
     return state
 
@@ -801,6 +814,44 @@ def test_a_tie_on_points_and_dice_is_a_shared_win():
     state = finished({0: ["green 6", "red 5"], 1: ["blue 5", "orange 4"]})
     assert state.outcome().scores == (13.0, 13.0)
     assert state.outcome().winners == (0, 1) and state.outcome().ending == "normal"
+
+
+# "Para encerrar um jogo cada jogador deve ter coletado pelo menos 1 dado de
+# cada cor" (decision 20).
+
+def last_orange_for_seat_one() -> CicloviaState:
+    """Stage 2, two riders: seat 0 holds every colour at an east street end;
+    seat 1 holds high dice of three colours, one step from the orange it
+    lacks (door 2 of block (5,1) is at (14,3))."""
+    return position(["24,3 E", "13,3 E"], {(5, 1): "orange 2"},
+                    held={0: FULL_SET, 1: ["blue 6", "red 6", "green 6"]}, stage=2)
+
+
+def test_a_rider_without_every_colour_at_the_end_cannot_beat_one_with_them():
+    state = play(last_orange_for_seat_one(), step("E", 25, 3), STAY)
+    assert state.ending == "arrival"
+    assert state.outcome().scores == (4.0 + 2 + 3, 18.0)
+    assert state.outcome().winners == (0,)
+
+
+def test_the_last_move_may_complete_the_colours_and_then_points_decide():
+    state = last_orange_for_seat_one()
+    play(state, step("E", 25, 3), step("E", 14, 3), take(5, 1, state))
+    assert state.ending == "arrival" and state.dice[1][-1] == ("orange", 2, False)
+    assert state.outcome().scores == (4.0 + 2 + 3, 18.0 + 2 + 3)
+    assert state.outcome().winners == (1,)
+
+
+def test_among_riders_holding_every_colour_the_highest_total_wins():
+    state = finished({0: FULL_SET + ["blue 6"], 1: FULL_SET, 2: ["green 6", "green 6", "green 5"]})
+    assert state.outcome().scores == (4.0 + 7 + 3, 4.0, 17.0)
+    assert state.outcome().winners == (0,)
+
+
+def test_when_nobody_holds_every_colour_the_totals_decide_among_all():
+    state = finished({0: ["blue 6", "red 6"], 1: ["green 2"]})
+    assert state.outcome().scores == (12.0 + 3, 2.0)
+    assert state.outcome().winners == (0,)
 
 
 # ------------------------------------------------------------ games that cannot finish

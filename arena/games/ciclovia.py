@@ -283,9 +283,13 @@ class CicloviaState(State):
         scores = tuple(float(t) for t in totals)
         if self.ending == "turn_cap":
             return Outcome(winners=(), ending="turn_cap", scores=scores)
-        key = [(totals[s], len(self.dice[s])) for s in range(self.players)]
-        best = max(key)
-        return Outcome(winners=tuple(s for s in range(self.players) if key[s] == best),
+        # Only riders holding every colour have finished the game; when nobody
+        # does, every rider contends (decision 20).
+        contenders = ([s for s in range(self.players) if self.has_every_colour(s)]
+                      or list(range(self.players)))
+        key = {s: (totals[s], len(self.dice[s])) for s in contenders}
+        best = max(key.values())
+        return Outcome(winners=tuple(s for s in contenders if key[s] == best),
                        ending="normal", scores=scores)
 
     # ----------------------------------------------------------- chance
