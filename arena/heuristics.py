@@ -246,18 +246,34 @@ class Ciclovia:
             value += 2.0
         value -= 2.5 * len(missing)
         here = self.distance[rider["space"]]
+        # Without every colour a rider cannot win against one that has them
+        # (decision 20): charge the steps to the nearest die of a missing
+        # colour, and heavily each missing colour none is left of in stage 2.
+        nearest = {colour: 99 for colour in missing}
         best = 0.0
         for block, die in enumerate(data["blocks"]):
             if die is None:
                 continue
+            doors = self.doors[block].get(die["value"], ())
+            if die["colour"] in nearest:
+                nearest[die["colour"]] = min(nearest[die["colour"]],
+                                             min((here[s] for s in doors), default=99))
             points = die["value"] + self.COLOUR_BONUS[die["colour"]]
             if doubled:
                 points *= 2
-            if die["colour"] in missing:
+            if die["colour"] in missing and not doubled:   # a doubled die fills no colour
                 points += 2.5
-            steps = min((here[s] for s in self.doors[block].get(die["value"], ())), default=99)
+            steps = min((here[s] for s in doors), default=99)
             best = max(best, points - 0.9 * steps)
         value += 0.5 * best
+        # One target at a time (the nearest missing colour), so that a step
+        # towards it always pays, even out of the garage, next to every entry.
+        findable = [steps for steps in nearest.values() if steps < 99]
+        if findable:
+            value -= 0.25 * min(min(findable), 24)
+        if data["stage"] == 2 and data["phase"] not in ("deal", "roll"):
+            # (while stage 2 is being dealt its blocks are still empty)
+            value -= 8.0 * (len(nearest) - len(findable))
         value -= 0.05 * self.to_arrival[rider["space"]]
         return value
 

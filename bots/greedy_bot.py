@@ -39,9 +39,10 @@ one's own piece (both back to START) is seen through the position.
 Ciclovia (seeds/ciclovia.md): the strength is the current total (dice
 points and bonuses) plus the promise of the position: a pending orange
 double, the best die the rider can still reach (its points, more for a
-colour still missing, less the steps to its door), a charge for every
-colour still missing (no arrival without all four) and for the distance to
-the arrival points.
+colour still missing unless a pending double would take it, less the steps
+to its door), a charge for every colour still missing (no arrival and no win
+without all four), larger the farther its nearest die and largest when stage
+2 has none left, and a charge for the distance to the arrival points.
 
 Roundabout (seeds/roundabout.md): a seat's strength is its pip count, the
 ring steps every Dart still needs to come round into its home territory (a

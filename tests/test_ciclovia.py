@@ -128,7 +128,66 @@ def test_every_block_has_one_door_of_each_number_on_a_street_round_it():
             # orthogonally next to one of the block's four cells
             assert ((inside_x and s["gy"] in (y0 - 1, y0 + 2))
                     or (inside_y and s["gx"] in (x0 - 1, x0 + 2)))
-        assert {d["side"] for d in b["doors"]} == {"N", "E", "S", "W"}
+        # a door on every side, but a wall to the light street (decision 2)
+        sides = {"N", "S", "W"} if b["column"] == 4 else {"N", "E", "S", "W"}
+        assert {d["side"] for d in b["doors"]} == sides
+
+
+def reachable_in_stage(stage: int) -> set[int]:
+    """The spaces a rider can stand on during a stage, from the board data
+    alone: everything the garage leads to, except the arrival points and, in
+    stage 1, the light street (stepping onto it ends the stage)."""
+    barred = set(BOARD["arrivals"])
+    if stage == 1:
+        barred |= set(BOARD["light"]["spaces"])
+    seen, queue = {GARAGE}, [GARAGE]
+    while queue:
+        here = queue.pop()
+        for _, there in BOARD["spaces"][here]["exits"]:
+            if there not in seen and there not in barred:
+                seen.add(there)
+                queue.append(there)
+    return seen
+
+
+def test_every_door_of_every_stage_faces_a_space_reachable_in_its_own_stage():
+    """"coletar o dado na porta que tem o número igual a do dado": every
+    number a die can show must have a door a rider can reach while that
+    stage's dice lie on the blocks."""
+    for stage in (1, 2):
+        where = reachable_in_stage(stage)
+        for b in BOARD["blocks"]:
+            if b["stage"] == stage:
+                lost = [d["number"] for d in b["doors"] if d["space"] not in where]
+                assert lost == [], f"block {b['id']} (stage {stage}): doors {lost} unreachable"
+
+
+def test_no_stage_one_door_faces_the_light_street():
+    light = set(BOARD["light"]["spaces"])
+    assert not [(b["id"], d["number"]) for b in BOARD["blocks"] if b["stage"] == 1
+                for d in b["doors"] if d["space"] in light]
+
+
+@pytest.mark.parametrize("stage", [1, 2])
+def test_every_die_value_on_every_block_can_be_taken_in_its_stage(stage):
+    """For every door, a rider on a reachable neighbouring space steps onto
+    the door's space and is offered the die showing the door's number."""
+    cells = {s["id"]: (s["gx"], s["gy"]) for s in BOARD["spaces"]}
+    where = reachable_in_stage(stage) - {GARAGE}
+    for b in BOARD["blocks"]:
+        if b["stage"] != stage:
+            continue
+        for d in b["doors"]:
+            approaches = [(direction, here) for here in sorted(where)
+                          for direction, there in BOARD["spaces"][here]["exits"]
+                          if there == d["space"]]
+            assert approaches, f"block {b['id']} door {d['number']}: no way in"
+            direction, here = approaches[0]
+            x, y = cells[here]
+            state = position([f"{x},{y} {direction}", "garage"],
+                             {(b["column"], b["row"]): f"blue {d['number']}"}, stage=stage)
+            play(state, step(direction, *cells[d["space"]]))
+            assert take(b["column"], b["row"], state) in state.legal_actions()
 
 
 def test_some_points_face_two_doors_in_each_stage():
@@ -251,12 +310,68 @@ def test_facing_west_forward_is_west():
     assert steps_offered(state) == {("N", (3, 2)), ("W", (2, 3)), ("S", (3, 4))}
 
 
-def test_reversing_direction_costs_the_whole_move():
+# "Se um jogador quiser mudar sua direção durante o jogo ele gasta uma
+# ação/movimento para fazer essa inversão" (decision 5).
+
+def test_reversing_spends_one_step_so_on_grey_it_is_the_whole_move():
     state = position(["1,3 E", "garage"])
     play(state, REVERSE)
     assert state.facing[0] == "W" and state.pos[0] == at(1, 3)
     assert state.current_player() == 1 and state.turn == 11
     assert state.to_json()["last"] == [{"cause": "reverse", "rider": 0, "facing": "W"}]
+
+
+def test_on_brown_a_rider_that_reverses_keeps_its_second_step():
+    state = position(["3,0 E", "garage"])
+    play(state, REVERSE)
+    assert state.current_player() == 0 and state.facing[0] == "W"
+    assert steps_offered(state) == {("W", (2, 0)), ("S", (3, 1))}
+    play(state, step("W", 2, 0))
+    assert state.pos[0] == at(2, 0) and state.current_player() == 1
+
+
+def test_a_rider_may_reverse_after_a_step_if_its_move_has_a_step_left():
+    state = position(["0,0 E", "garage"])
+    play(state, step("E", 1, 0))
+    assert state.legal_actions() == [step("E", 2, 0), STOP, REVERSE]
+    play(state, REVERSE)
+    assert state.pos[0] == at(1, 0) and state.facing[0] == "W" and state.current_player() == 1
+
+
+def test_a_green_extra_step_may_be_spent_turning_round():
+    state = position(["3,1 E", "garage"], {(1, 1): "green 1"})
+    play(state, step("S", 3, 2), take(1, 1, state))
+    assert REVERSE in state.legal_actions()
+    play(state, REVERSE)
+    assert state.pos[0] == at(3, 2) and state.facing[0] == "N" and state.current_player() == 1
+
+
+def test_a_rider_faces_the_way_it_last_stepped_so_north_then_south_is_a_reversal():
+    state = position(["3,3 E", "4,6 E"])
+    play(state, step("N", 3, 2))
+    assert state.facing[0] == "N"
+    play(state, STAY)
+    assert steps_offered(state) == {("N", (3, 1))}
+    assert state.legal_actions() == [step("N", 3, 1), STAY, REVERSE]
+
+
+def test_turning_a_corner_is_a_sideways_step_and_costs_nothing():
+    state = position(["3,3 N", "garage"])
+    assert steps_offered(state) == {("N", (3, 2)), ("E", (4, 3)), ("W", (2, 3))}
+    play(state, step("E", 4, 3))
+    assert state.facing[0] == "E" and state.current_player() == 1
+
+
+def test_a_rider_does_not_reverse_twice_in_a_row():
+    state = position(["0,0 E", "garage"])
+    play(state, REVERSE)
+    assert REVERSE not in state.legal_actions() and STOP in state.legal_actions()
+
+
+def test_reversing_at_a_door_takes_no_die():
+    state = position(["3,2 S", "garage"], {(1, 1): "blue 1"})
+    play(state, REVERSE)
+    assert state.current_player() == 1 and dice_of(state, 0) == []
 
 
 def test_a_rider_may_choose_not_to_move():
@@ -314,7 +429,7 @@ def test_a_blocked_rider_in_mid_street_can_only_wait_or_turn():
 def test_a_brown_move_cannot_jump_over_a_rider():
     state = position(["0,0 E", "2,0 W"])
     play(state, step("E", 1, 0))
-    assert state.pos[0] == at(1, 0) and state.current_player() == 1
+    assert state.pos[0] == at(1, 0) and state.legal_actions() == [STOP, REVERSE]
 
 
 # ------------------------------------------------------------ collecting
@@ -448,10 +563,50 @@ def test_a_doubled_red_one_is_still_worth_nothing():
     assert die_points("red", 1, True) == 0
 
 
-def test_a_doubled_die_still_counts_for_its_colour():
+# "Esse que vale o dobro vai para a área cinza da contagem de dados" (decision 10).
+
+def test_a_doubled_die_goes_to_the_grey_area_not_to_its_colour():
     state = position(["24,3 E", "garage"], held={0: ["orange 2", "blue 4*", "red 3", "green 1"]},
                      stage=2)
-    assert ("E", (25, 3)) in steps_offered(state)
+    assert state.to_json()["riders"][0]["missing"] == ["blue"]
+    assert ("E", (25, 3)) not in steps_offered(state)
+
+
+def test_a_doubled_die_still_scores_double_and_counts_as_a_die():
+    state = position(["garage", "garage"], held={0: ["orange 2", "blue 4*"], 1: ["red 6"]},
+                     stage=2)
+    assert state.totals() == [2 + 10 + 3, 5]
+
+
+def test_the_colour_of_a_doubled_die_must_be_found_again_undoubled():
+    state = position(["13,3 E", "garage"], {(5, 1): "blue 2"},
+                     held={0: ["orange 2", "blue 4*", "red 3", "green 1"]}, stage=2)
+    play(state, step("E", 14, 3), take(5, 1, state))   # door 2 of block (5,1) is at (14,3)
+    assert state.to_json()["riders"][0]["missing"] == []
+
+
+def pending_double_one_blue_left() -> CicloviaState:
+    """Stage 2: seat 0 lacks only blue, an orange double waits, and the one
+    blue die left would be doubled; seat 1 cannot complete either."""
+    state = position(["13,3 E", "garage"], {(5, 1): "blue 2", (6, 1): "orange 4"},
+                     held={0: ["red 3", "green 1", "orange 2"], 1: ["red 1"]}, stage=2)
+    state.double_next[0] = True
+    return state
+
+
+def test_a_pending_double_with_no_die_to_spend_it_on_leaves_no_way_to_complete():
+    state = pending_double_one_blue_left()
+    assert not state.can_still_complete(0)
+    play(state, STAY)
+    assert state.current_player() == TERMINAL and state.ending == "exhausted"
+
+
+def test_a_pending_double_can_be_spent_on_a_die_not_needed():
+    state = pending_double_one_blue_left()
+    state.blocks[block(5, 2)] = die("red 5")
+    assert state.can_still_complete(0)
+    play(state, STAY)
+    assert state.current_player() == 1
 
 
 # ------------------------------------------------------------ the traffic light
@@ -550,6 +705,11 @@ def test_a_rider_facing_west_cannot_enter_an_arrival_point():
     assert ("E", (25, 3)) not in steps_offered(state)
 
 
+def test_a_rider_facing_north_turns_east_into_an_arrival_point():
+    state = position(["24,3 N", "garage"], held={0: FULL_SET}, stage=2)
+    assert ("E", (25, 3)) in steps_offered(state)
+
+
 def test_after_the_first_arrival_every_other_rider_has_one_last_move():
     state = full_house()
     play(state, step("E", 25, 3))
@@ -591,6 +751,19 @@ def test_an_arrived_rider_keeps_its_arrival_point():
     assert steps_offered(state) == {("N", (24, 2)), ("S", (24, 4))}
 
 
+def test_a_rider_kept_out_of_an_occupied_arrival_point_loses_nothing_by_it():
+    """Decision 19: seat 0 has arrived at (25,3); seat 1, behind it with
+    every colour, cannot arrive there in its last move, and needs not."""
+    state = position(["garage", "24,3 E"], held={0: FULL_SET, 1: FULL_SET + ["blue 6", "blue 6"]},
+                     stage=2, to_move=1)
+    state.pos[0], state.arrived[0], state.arrival_first, state.final = at(25, 3), True, 0, []
+    assert ("E", (25, 3)) not in steps_offered(state)
+    play(state, STAY)
+    assert state.ending == "arrival"
+    assert state.outcome().scores == (4.0 + 2, 4.0 + 7 + 7 + 3)
+    assert state.outcome().winners == (1,)
+
+
 def test_bonus_two_for_the_first_at_the_light():
     state = position(["garage", "garage"], held={0: ["blue 1"], 1: ["blue 1"]}, stage=2, light=1)
     assert state.totals() == [2 + 3, 2 + 3 + 2]
@@ -615,8 +788,8 @@ def test_no_most_dice_bonus_while_nobody_has_a_die():
 
 
 def finished(held: dict[int, list[str]], light: int | None = None) -> CicloviaState:
-    """A finished two-rider game with these dice held."""
-    state = position(["garage", "garage"], held=held, stage=2, light=light)
+    """A finished game with these dice held, one rider per entry."""
+    state = position(["garage"] * len(held), held=held, stage=2, light=light)
     state._finish("arrival")
     return state
 
@@ -641,6 +814,44 @@ def test_a_tie_on_points_and_dice_is_a_shared_win():
     state = finished({0: ["green 6", "red 5"], 1: ["blue 5", "orange 4"]})
     assert state.outcome().scores == (13.0, 13.0)
     assert state.outcome().winners == (0, 1) and state.outcome().ending == "normal"
+
+
+# "Para encerrar um jogo cada jogador deve ter coletado pelo menos 1 dado de
+# cada cor" (decision 20).
+
+def last_orange_for_seat_one() -> CicloviaState:
+    """Stage 2, two riders: seat 0 holds every colour at an east street end;
+    seat 1 holds high dice of three colours, one step from the orange it
+    lacks (door 2 of block (5,1) is at (14,3))."""
+    return position(["24,3 E", "13,3 E"], {(5, 1): "orange 2"},
+                    held={0: FULL_SET, 1: ["blue 6", "red 6", "green 6"]}, stage=2)
+
+
+def test_a_rider_without_every_colour_at_the_end_cannot_beat_one_with_them():
+    state = play(last_orange_for_seat_one(), step("E", 25, 3), STAY)
+    assert state.ending == "arrival"
+    assert state.outcome().scores == (4.0 + 2 + 3, 18.0)
+    assert state.outcome().winners == (0,)
+
+
+def test_the_last_move_may_complete_the_colours_and_then_points_decide():
+    state = last_orange_for_seat_one()
+    play(state, step("E", 25, 3), step("E", 14, 3), take(5, 1, state))
+    assert state.ending == "arrival" and state.dice[1][-1] == ("orange", 2, False)
+    assert state.outcome().scores == (4.0 + 2 + 3, 18.0 + 2 + 3)
+    assert state.outcome().winners == (1,)
+
+
+def test_among_riders_holding_every_colour_the_highest_total_wins():
+    state = finished({0: FULL_SET + ["blue 6"], 1: FULL_SET, 2: ["green 6", "green 6", "green 5"]})
+    assert state.outcome().scores == (4.0 + 7 + 3, 4.0, 17.0)
+    assert state.outcome().winners == (0,)
+
+
+def test_when_nobody_holds_every_colour_the_totals_decide_among_all():
+    state = finished({0: ["blue 6", "red 6"], 1: ["green 2"]})
+    assert state.outcome().scores == (12.0 + 3, 2.0)
+    assert state.outcome().winners == (0,)
 
 
 # ------------------------------------------------------------ games that cannot finish

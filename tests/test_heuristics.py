@@ -115,6 +115,21 @@ def test_ciclovia_points_and_missing_colours_move_the_strength():
     assert ciclovia.strength(arrived, 0) == rider["score"]
 
 
+def test_ciclovia_a_colour_no_die_can_supply_any_more_costs_most():
+    ciclovia = heuristic("ciclovia")
+    data = start_json("ciclovia")
+    data["stage"] = 2
+    data["riders"][0]["missing"] = ["green"]
+    data["blocks"] = [None] * 24
+    data["blocks"][12] = {"colour": "green", "value": 1}
+    findable = ciclovia.strength(data, 0)
+    data["blocks"][12] = {"colour": "blue", "value": 1}
+    assert ciclovia.strength(data, 0) < findable
+    lost = ciclovia.strength(data, 0)
+    data["phase"], data["blocks"] = "deal", [None] * 24   # stage 2 not dealt yet
+    assert ciclovia.strength(data, 0) > lost
+
+
 def test_roundabout_a_captured_dart_costs_and_a_dart_nearer_home_rates_higher():
     roundabout = heuristic("roundabout")
     data = start_json("roundabout")

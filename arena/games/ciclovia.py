@@ -89,10 +89,10 @@ def unshuffle(number: int, items: tuple[str, ...]) -> list[str]:
 
 
 class Move:
-    """The rider's move in progress: how many steps it has taken and may
-    take, whether its green extra step is granted, the last step's direction
-    (a move never turns straight back) and whether the rider is at doors
-    deciding which dice to take."""
+    """The rider's move in progress: how many steps it has used (a reversal
+    uses one, decision 5) and may use, whether its green extra step is
+    granted, what it did last (a step's direction, or "reverse") and whether
+    the rider is at doors deciding which dice to take."""
 
     __slots__ = ("steps", "allowance", "extra", "last_dir", "collecting")
 
@@ -196,8 +196,9 @@ class CicloviaState(State):
         return self._legal
 
     def _compute_legal(self) -> list[Action]:
-        """Takes at the doors just reached (decision 11), else steps with
-        stop, or at the start of a move steps with stay and reverse."""
+        """Takes at the doors just reached (decision 11), else the open
+        steps, then stay (at the start of a move) or stop (later), then
+        reverse while the move has a step left for it (decision 5)."""
         move = self.move
         assert move is not None
         if move.collecting:
@@ -206,26 +207,30 @@ class CicloviaState(State):
                 colour, value = self.blocks[block]  # type: ignore[misc]
                 takes.append({"take": block, "colour": colour, "value": value})
             return takes + [{"leave": True}]
-        steps = [{"step": d, "to": to} for d, to in self.open_steps()]
-        if move.steps:
-            return steps + [{"stop": True}]
-        ends: list[Action] = [{"stay": True}]
-        if self.pos[self.seat] != GARAGE:
-            ends.append({"reverse": True})
-        return steps + ends
+        actions: list[Action] = [{"step": d, "to": to} for d, to in self.open_steps()]
+        actions.append({"stop": True} if move.steps else {"stay": True})
+        if self.can_reverse():
+            actions.append({"reverse": True})
+        return actions
+
+    def can_reverse(self) -> bool:
+        """Turning round spends one step of the move, so it needs one left;
+        never in the garage, nor twice in a row (decision 5)."""
+        move = self.move
+        assert move is not None
+        return (self.pos[self.seat] != GARAGE and move.steps < move.allowance
+                and move.last_dir != "reverse")
 
     def open_steps(self) -> list[tuple[str, int]]:
         """The steps the rider to move may take now: forward (its facing) or
-        sideways, never straight back within a move, onto a free space, and
-        into an arrival point only holding every colour (decisions 5, 6, 12)."""
+        sideways, never back, onto a free space, and into an arrival point
+        only holding every colour (decisions 5, 6, 19)."""
         seat = self.seat
-        facing = self.facing[seat]
-        back = OPPOSITE[facing]
-        undo = OPPOSITE[self.move.last_dir] if self.move and self.move.last_dir else None
+        back = OPPOSITE[self.facing[seat]]
         taken = {p for s, p in enumerate(self.pos) if s != seat and p != GARAGE}
         complete = self.has_every_colour(seat)
         return [(d, to) for d, to in EXITS[self.pos[seat]]
-                if d != back and d != undo and to not in taken
+                if d != back and to not in taken
                 and (complete or to not in ARRIVALS)]
 
     def matching_blocks(self, space: int) -> list[int]:
@@ -234,18 +239,32 @@ class CicloviaState(State):
         return [b for b, number in DOORS_AT[space]
                 if blocks[b] is not None and blocks[b][1] == number]  # type: ignore[index]
 
+    def missing(self, seat: int) -> list[str]:
+        """The colours a rider still lacks. A doubled die goes to the grey
+        area of the score table, not to its colour (decision 10)."""
+        held = {colour for colour, _, doubled in self.dice[seat] if not doubled}
+        return [c for c in COLOURS if c not in held]
+
     def has_every_colour(self, seat: int) -> bool:
-        held = {die[0] for die in self.dice[seat]}
-        return len(held) == len(COLOURS)
+        return not self.missing(seat)
 
     def can_still_complete(self, seat: int) -> bool:
-        """A rider can still arrive if every colour it lacks is on a block
-        (decision 15; in stage 1 the restock always brings every colour)."""
-        if self.stage == 1:
+        """Whether the dice left on the blocks still let a rider complete the
+        colours (decision 15; in stage 1 the restock always brings every
+        colour). Each colour it lacks must be on a block; and a pending
+        double must first fall on a die it does not need, which cannot be an
+        orange (that would pass the double on): a die other than orange
+        beyond one of each non-orange colour it lacks."""
+        missing = self.missing(seat)
+        if self.stage == 1 or not missing:
             return True
-        held = {die[0] for die in self.dice[seat]}
-        on_board = {die[0] for die in self.blocks if die is not None}
-        return all(c in held or c in on_board for c in COLOURS)
+        on_board = [die[0] for die in self.blocks if die is not None]
+        if any(c not in on_board for c in missing):
+            return False
+        if not self.double_next[seat]:
+            return True
+        needed = sum(1 for c in missing if c != "orange")
+        return sum(1 for c in on_board if c != "orange") > needed
 
     def totals(self) -> list[int]:
         """Dice points plus bonuses for every seat. Every rider tied for the
@@ -264,9 +283,13 @@ class CicloviaState(State):
         scores = tuple(float(t) for t in totals)
         if self.ending == "turn_cap":
             return Outcome(winners=(), ending="turn_cap", scores=scores)
-        key = [(totals[s], len(self.dice[s])) for s in range(self.players)]
-        best = max(key)
-        return Outcome(winners=tuple(s for s in range(self.players) if key[s] == best),
+        # Only riders holding every colour have finished the game; when nobody
+        # does, every rider contends (decision 20).
+        contenders = ([s for s in range(self.players) if self.has_every_colour(s)]
+                      or list(range(self.players)))
+        key = {s: (totals[s], len(self.dice[s])) for s in contenders}
+        best = max(key.values())
+        return Outcome(winners=tuple(s for s in contenders if key[s] == best),
                        ending="normal", scores=scores)
 
     # ----------------------------------------------------------- chance
@@ -311,10 +334,7 @@ class CicloviaState(State):
             self.last.append({"cause": "leave", "rider": self.seat, "space": self.pos[self.seat]})
             self._after_doors()
         elif "reverse" in action:
-            self.facing[self.seat] = OPPOSITE[self.facing[self.seat]]
-            self.last.append({"cause": "reverse", "rider": self.seat,
-                              "facing": self.facing[self.seat]})
-            self._end_move()
+            self._reverse()
         else:  # stay, stop
             self.last.append({"cause": "stay" if "stay" in action else "stop",
                               "rider": self.seat, "space": self.pos[self.seat]})
@@ -327,6 +347,7 @@ class CicloviaState(State):
         self.pos[seat] = to
         move.steps += 1
         move.last_dir = direction
+        self.facing[seat] = direction
         self.last.append({"cause": "step", "rider": seat, "from": start, "to": to,
                           "path": [start, to], "dir": direction})
         if to in ARRIVALS:
@@ -335,6 +356,17 @@ class CicloviaState(State):
             move.collecting = True
         else:
             self._after_doors()
+
+    def _reverse(self) -> None:
+        """Turn round on the spot: one step of the move spent, no die taken
+        (decisions 5 and 11); the move goes on if a step is left."""
+        seat, move = self.seat, self.move
+        assert move is not None
+        self.facing[seat] = OPPOSITE[self.facing[seat]]
+        move.steps += 1
+        move.last_dir = "reverse"
+        self.last.append({"cause": "reverse", "rider": seat, "facing": self.facing[seat]})
+        self._go_on()
 
     def _take(self, block: int) -> None:
         seat, move = self.seat, self.move
@@ -362,7 +394,15 @@ class CicloviaState(State):
         move.collecting = False
         if self.stage == 1 and self.pos[self.seat] in LIGHT:
             self._end_stage()
-        elif move.steps >= move.allowance or not self.open_steps():
+        else:
+            self._go_on()
+
+    def _go_on(self) -> None:
+        """The move ends by itself when no step is left, or when the rider
+        can neither step nor turn round."""
+        move = self.move
+        assert move is not None
+        if move.steps >= move.allowance or not (self.open_steps() or self.can_reverse()):
             self._end_move()
 
     def _arrive(self) -> None:
@@ -458,7 +498,7 @@ class CicloviaState(State):
                 "arrived": self.arrived[s], "double_next": self.double_next[s],
                 "dice": [{"colour": c, "value": v, "doubled": d, "points": die_points(c, v, d)}
                          for c, v, d in self.dice[s]],
-                "missing": [c for c in COLOURS if c not in {die[0] for die in self.dice[s]}],
+                "missing": self.missing(s),
                 "score": totals[s]} for s in range(self.players)],
             "blocks": [None if die is None else {"colour": die[0], "value": die[1]}
                        for die in self.blocks],

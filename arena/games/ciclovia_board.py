@@ -48,14 +48,17 @@ DOOR_POSITIONS = ("N-west", "N-east", "E-north", "E-south",
 
 # DOORS[column - 1][row - 1]: eight characters, one per door position above,
 # a digit for a door with that number, "." for a wall without a door. Every
-# block has each number 1-6 exactly once, and a door on every side. Where two
-# blocks face each other across a street, their doors often share a cell:
-# a rider there stands at two doors at once.
+# block has each number 1-6 exactly once, and a door on every side but one:
+# the blocks of column 4 turn a wall to the traffic-light street (x = 12),
+# because stepping onto that street ends stage 1 at once, so a stage-1 door
+# there could never be used (decision 2). Where two blocks face each other
+# across a street, their doors often share a cell: a rider there stands at
+# two doors at once.
 DOORS: tuple[tuple[str, str, str], ...] = (
     ("23.16.54", "364.1.25", "5.361.42"),   # column 1
     ("3.6512.4", "562.134.", "2.4315.6"),   # column 2
     ("13.546.2", ".3.26541", "2.63415."),   # column 3
-    (".64523.1", "43.612.5", "16342.5."),   # column 4 (the traffic light is east of it)
+    ("56..2341", "43..1265", "16..2453"),   # column 4: a wall on the light street
     ("456.23.1", "6345.1.2", "62.54.13"),   # column 5
     ("2641.35.", "625.341.", "136.2.45"),   # column 6
     ("153..624", "61245..3", "6.35124."),   # column 7

@@ -88,7 +88,9 @@
 
     function riderPoint(state, seat) { return spacePoint(state.riders[seat].space, seat); }
 
-    function face(seat, scale) { riders[seat].nose.setAttribute("transform", "scale(" + scale.toFixed(3) + " 1)"); }
+    // A rider faces N, E, S or W (the way its last step went): its nose turns to that side.
+    const HEADING = {E: 0, S: 90, W: 180, N: 270};
+    function face(seat, degrees) { riders[seat].nose.setAttribute("transform", "rotate(" + degrees.toFixed(1) + ")"); }
 
     function trayPoint(seat, index) { return [30 + index * 3.2, trayTop + seat * trayRow + 1.9]; }
 
@@ -101,7 +103,7 @@
       state.riders.forEach(function (r, seat) {
         const p = riderPoint(state, seat);
         U.place(riders[seat].g, p[0], p[1]);
-        face(seat, r.facing === "W" ? -1 : 1);
+        face(seat, HEADING[r.facing] || 0);
         riders[seat].g.setAttribute("data-at", r.space);
         riders[seat].g.classList.toggle("to-move", state.to_move === seat);
         riders[seat].g.classList.toggle("cv-arrived", !!r.arrived);
@@ -155,9 +157,9 @@
           phase++;
         } else if (e.cause === "reverse") {
           const seat = e.rider;
-          const start = prev.riders[seat].facing === "W" ? -1 : 1;
+          const start = HEADING[prev.riders[seat].facing] || 0;
           tracks.push({el: riders[seat].nose, t0: phase, t1: phase + 1, apply: function (f) {
-            face(seat, start * Math.cos(Math.PI * f));
+            face(seat, start + 180 * f);
           }});
           phase++;
         } else if (e.cause === "light") {
