@@ -58,6 +58,7 @@ from distributed import Client, LocalCluster, as_completed, get_worker
 from distributed.scheduler import KilledWorker
 
 import arena
+from arena import warden
 from arena.discovery import hash_files
 from arena.errors import ArenaError
 from arena.match import match_log_dir, play_match
@@ -751,18 +752,26 @@ _cache_lock = threading.Lock()
 _cache: list[Path] = []
 
 
+BOT_CACHE_PREFIX = "arena-bots-"
+
+
 def _bot_cache() -> Path:
     """Where this worker process unpacks bots: a folder of its own in the
-    temporary directory, removed when the process exits. Other users may
-    pass through it (not list it), so that a bot run as a user of its own
-    (``--isolation user``) can read its files; Dask's worker directory,
-    where the logs go, stays private."""
+    temporary directory, removed when the process exits, and locked while it
+    lives (arena.warden.make_owned_folder), so the folders of workers that
+    were killed outright are removed by the next worker to start here.
+    Other users may pass through it (not list it), so that a bot run as a
+    user of its own (``--isolation user``) can read its files; Dask's worker
+    directory, where the logs go, stays private."""
     with _cache_lock:
         if not _cache:
-            path = Path(tempfile.mkdtemp(prefix="arena-bots-"))
-            path.chmod(0o711)
-            atexit.register(shutil.rmtree, path, ignore_errors=True)
-            _cache.append(path)
+            root = tempfile.gettempdir()
+            for path in warden.remove_abandoned(root, BOT_CACHE_PREFIX):
+                log.info("removed %s, left by a worker that was killed", path)
+            made, _lock = warden.make_owned_folder(root, BOT_CACHE_PREFIX)
+            os.chmod(made, 0o711)
+            atexit.register(warden.remove_tree, made)
+            _cache.append(Path(made))
         return _cache[0]
 
 

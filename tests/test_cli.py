@@ -5,11 +5,10 @@ with one line and a non-zero exit."""
 from __future__ import annotations
 
 import json
-from contextlib import closing
 import sqlite3
+from contextlib import closing
 
 import pytest
-
 from support import arena, python_bot, random_bots
 
 

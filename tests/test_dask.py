@@ -17,7 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Callable
@@ -101,7 +101,7 @@ def stored(db: Path, logs: bool = True) -> list:
     (and, with ``logs=False``, where their bots' logs went: a resumed run
     groups the missing games into other matches, so other log folders)."""
     skip = ("duration", "finished_at") + (() if logs else ("logs",))
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(db)) as conn:
         columns = [row[1] for row in conn.execute("PRAGMA table_info(games)") if row[1] not in skip]
         games = conn.execute(f"SELECT {', '.join(columns)} FROM games ORDER BY key").fetchall()
         results = conn.execute("SELECT * FROM results ORDER BY game_key, seat").fetchall()
@@ -110,7 +110,7 @@ def stored(db: Path, logs: bool = True) -> list:
 
 def count_games(db: Path) -> int:
     try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
             return conn.execute("SELECT count(*) FROM games").fetchone()[0]
     except sqlite3.Error:
         return 0
@@ -405,6 +405,13 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
         cache = next(folder for folder in shipped.parents if folder.name.startswith("arena-bots-"))
         assert cache.parent == tmp_path / "w0-home" / "tmp"
         assert {folder.name for folder in cache.iterdir()} <= hashes
+    # The next worker process to unpack bots there removes it, and its own
+    # folder goes when it exits.
+    unpacking = subprocess.run([sys.executable, "-c", "from arena.dask_executor import _bot_cache; print(_bot_cache())"],
+                               env=dict(os.environ, TMPDIR=str(cache.parent)), capture_output=True, text=True,
+                               check=True)
+    assert not cache.exists() and Path(unpacking.stdout.strip()).parent == cache.parent
+    assert list(cache.parent.glob("arena-bots-*")) == []
 
 
 def test_long_matches_come_back_in_parts_and_store_the_same(bots, reference, tmp_path, monkeypatch,
@@ -505,7 +512,7 @@ def test_a_bot_that_cannot_start_on_a_worker_forfeits_nothing_and_plays_on_the_r
         assert first.stderr.strip().splitlines()[-1].startswith(
             f"Error: {needy} games not played, no usable dask worker can play them within 3 s: "
             f"bot beta cannot start on dask worker {address} (w0) (handshake failed: ")
-        with sqlite3.connect(tmp_path / "arena.db") as conn:
+        with closing(sqlite3.connect(tmp_path / "arena.db")) as conn:
             assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == planned - needy
             assert conn.execute("SELECT count(*) FROM games WHERE termination != 'normal'").fetchone()[0] == 0
             assert conn.execute("SELECT count(*) FROM results JOIN bots USING (bot_id) "
@@ -515,7 +522,7 @@ def test_a_bot_that_cannot_start_on_a_worker_forfeits_nothing_and_plays_on_the_r
         again = run_arena(*tournament, "--scheduler", cluster.address, cwd=tmp_path)
     assert f"{planned} games planned, {planned - needy} already stored, {needy} to play" in again.stderr
     assert "bot beta cannot start on dask worker" in again.stderr  # on w0, again
-    with sqlite3.connect(tmp_path / "arena.db") as conn:
+    with closing(sqlite3.connect(tmp_path / "arena.db")) as conn:
         assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == planned
         assert conn.execute("SELECT count(*) FROM games WHERE termination != 'normal'").fetchone()[0] == 0
 
