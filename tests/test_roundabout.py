@@ -886,12 +886,14 @@ def test_the_turn_cap_ends_the_game_as_a_draw():
 
 def test_a_game_where_no_one_can_ever_move_again_ends_as_a_draw(monkeypatch):
     # Decision 15. No such position is known to be reachable (see the rules
-    # document), so the check itself is stubbed to say "stalled" here.
+    # document), so the check itself is stubbed to say "stalled" here. The
+    # ending word is the same in the outcome, the state and the last effect.
     monkeypatch.setattr(RoundaboutState, "_stalled", lambda self: True)
     state = roll(boxed(), 1, 2)
     assert state.current_player() == TERMINAL
     assert state.outcome().winners == () and state.outcome().ending == "stalemate"
-    assert state.to_json()["end_reason"] == "stalled"
+    assert state.to_json()["end_reason"] == "stalemate"
+    assert state.last[-1] == {"cause": "end", "reason": "stalemate"}
 
 
 def test_a_free_dart_outside_its_home_keeps_the_game_alive():

@@ -234,7 +234,7 @@ class RoundaboutState(State):
             raise ValueError("the game is not over")
         if self.winner >= 0:
             return Outcome(winners=(self.winner,), ending="normal")
-        return Outcome(winners=(), ending="stalemate" if self.end_reason == "stalled" else "turn_cap")
+        return Outcome(winners=(), ending=self.end_reason)
 
     def clone(self) -> RoundaboutState:
         new = RoundaboutState.__new__(RoundaboutState)
@@ -604,7 +604,7 @@ class RoundaboutState(State):
 
     def _end_roll(self, acted: bool) -> None:
         if not acted and self._stalled():
-            self._stop("stalled")
+            self._stop("stalemate")
             return
         self._start_turn((self.turn_player + 1) % self.players)
 
@@ -625,7 +625,7 @@ class RoundaboutState(State):
                 return
             self.last.append({"cause": "skip", "seat": seat, "reason": "all darts captured"})
             if self._stalled():
-                self._stop("stalled")
+                self._stop("stalemate")
                 return
             seat = (seat + 1) % self.players
 
