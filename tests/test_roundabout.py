@@ -682,6 +682,18 @@ def test_three_player_ringer_is_three_consecutive_bars_in_the_opposite_territory
     assert state.last[1]["spaces"] == [space(1, 8), space(1, 9), space(1, 10)]
 
 
+def test_the_three_player_middle_seat_makes_ringers_in_the_empty_quarter():
+    # Decisions 1 and 19: Red (territory 1) sits between White and Spotted;
+    # the territory opposite its home is the empty one, bars 12-15.
+    state = position({WHITE: [(4, 2, CW)], RED: [(1, 12, CW), (1, 13, CW), (1, 10, CW), (4, 6, CW)],
+                      SPOTTED: [(4, 9, CW)]}, to_move=RED, players=3)
+    assert state.targets[RED] == 3 and 3 not in state.homes
+    roll(state, 4, 1)
+    state.apply_action(move(dart(state, RED, 2), 4))    # (1,10) -> (1,14)
+    assert [e["cause"] for e in state.last[:2]] == ["move", "ringer"]
+    assert state.last[1]["spaces"] == [space(1, 12), space(1, 13), space(1, 14)]
+
+
 def test_three_player_ringer_not_in_a_neighbouring_territory():
     state = roll(position({WHITE: [(1, 5, CW), (1, 6, CW), (1, 2, CW), (4, 14, CW)],
                            RED: [(4, 8, CW)], SPOTTED: [(4, 12, CW)]}, players=3), 2, 6)
