@@ -22,7 +22,6 @@ CW, CCW = 1, -1
 WHITE, RED = 0, 1            # two players
 SPOTTED = 2                  # the third player in three-player positions
 PASS = {"pass": True}
-OFFER = {"offer": True}
 
 
 # ------------------------------------------------------------------ helpers
@@ -484,6 +483,40 @@ def test_after_the_first_die_a_dart_may_leave_a_would_be_capture():
     assert where(state, 0) == (0, 9)
 
 
+def partner_leaves() -> RoundaboutState:
+    """White's Darts on (0,6) and (4,6) share bar 6 with a Red pair on rings
+    1 and 2: White has two Darts on the bar, so neither is captured. White's
+    third Dart waits on (2,13)."""
+    return position({WHITE: [(0, 6, CW), (4, 6, CW), (2, 13, CW)],
+                     RED: [(1, 6, CW), (2, 6, CW), (0, 10, CW)]})
+
+
+def test_a_dart_whose_partner_leaves_the_bar_is_captured_but_may_still_move():
+    # Decision 18: the capture White makes himself mid-roll is a potential
+    # one, like a landing beside a pair; the Dart may leave with the next die.
+    state = roll(partner_leaves(), 1, 3)
+    assert state.to_json()["captured"] == []
+    state.apply_action(move(1, 1))              # (4,6) -> (4,7): (0,6) is now alone
+    assert state.to_json()["captured"] == [0] and state.to_json()["frozen"] == []
+    assert move(0, 3) in moves(state)
+    state.apply_action(move(0, 3))
+    assert where(state, 0) == (0, 9)
+
+
+def test_a_dart_left_captured_by_its_partner_is_frozen_from_the_next_turn():
+    # Decision 18: if the roll ends with it still captured, it is captured
+    # when White's next roll begins, and frozen then (decision 7).
+    state = roll(partner_leaves(), 1, 3)
+    state.apply_action(move(1, 1))              # (4,6) -> (4,7)
+    state.apply_action(move(2, 3))              # (2,13) comes home on (2,0)
+    roll(state, 1, 2)
+    state.apply_action(move(dart(state, RED, 2), 1))
+    state.apply_action(move(dart(state, RED, 2), 2))
+    roll(state, 2, 5)
+    assert state.to_json()["frozen"] == [0]
+    assert all(a["dart"] != 0 for a in moves(state))
+
+
 def test_a_dart_left_in_a_capture_is_frozen_from_the_next_turn():
     state = roll(position({WHITE: [(0, 4, CW), (4, 12, CW)],
                            RED: [(1, 6, CW), (2, 6, CW), (4, 9, CW)]}), 2, 3)
@@ -649,6 +682,18 @@ def test_three_player_ringer_is_three_consecutive_bars_in_the_opposite_territory
     assert state.last[1]["spaces"] == [space(1, 8), space(1, 9), space(1, 10)]
 
 
+def test_the_three_player_middle_seat_makes_ringers_in_the_empty_quarter():
+    # Decisions 1 and 19: Red (territory 1) sits between White and Spotted;
+    # the territory opposite its home is the empty one, bars 12-15.
+    state = position({WHITE: [(4, 2, CW)], RED: [(1, 12, CW), (1, 13, CW), (1, 10, CW), (4, 6, CW)],
+                      SPOTTED: [(4, 9, CW)]}, to_move=RED, players=3)
+    assert state.targets[RED] == 3 and 3 not in state.homes
+    roll(state, 4, 1)
+    state.apply_action(move(dart(state, RED, 2), 4))    # (1,10) -> (1,14)
+    assert [e["cause"] for e in state.last[:2]] == ["move", "ringer"]
+    assert state.last[1]["spaces"] == [space(1, 12), space(1, 13), space(1, 14)]
+
+
 def test_three_player_ringer_not_in_a_neighbouring_territory():
     state = roll(position({WHITE: [(1, 5, CW), (1, 6, CW), (1, 2, CW), (4, 14, CW)],
                            RED: [(4, 8, CW)], SPOTTED: [(4, 12, CW)]}, players=3), 2, 6)
@@ -716,34 +761,66 @@ def test_the_first_player_to_remove_all_darts_wins():
 
 # ------------------------------------------------------------------ the Golden Rule
 
+def offers(state: RoundaboutState) -> list[dict]:
+    return [a for a in state.legal_actions() if "offer" in a]
+
+
+def red_near_home() -> RoundaboutState:
+    """Three players, White to roll. Red, the seat after White, is one Dart
+    from winning: its last Dart stands on (2,3), a 1 from its home (bars
+    4-7). Spotted could use a roll to close in behind it."""
+    return position({WHITE: [(2, 9, CW), (4, 14, CW)], RED: [(2, 3, CW)],
+                     SPOTTED: [(2, 15, CW), (4, 10, CW)]}, players=3)
+
+
 def test_the_golden_rule_is_offered_only_with_three_or_four_players():
-    assert OFFER in roll(three_players(), 2, 3).legal_actions()
-    assert OFFER not in roll(open_field((2, 5, CW), (4, 12, CW)), 2, 3).legal_actions()
+    assert offers(roll(three_players(), 2, 3))
+    assert not offers(roll(open_field((2, 5, CW), (4, 12, CW)), 2, 3))
 
 
 def test_the_offer_comes_before_the_first_die_only():
     state = roll(three_players(), 2, 3)
     state.apply_action(move(0, 2))
-    assert OFFER not in state.legal_actions()
+    assert not offers(state)
     assert state.to_json()["offer_allowed"] is False
 
 
-def test_the_offer_goes_to_each_opponent_in_turn_order():
+def test_the_roller_chooses_which_one_of_his_opponents_is_offered_the_roll():
+    # "offer that roll to be used by one of his or her opponents": one
+    # action per opponent, in turn order from the seat after the roller.
     state = roll(three_players(to_move=RED), 2, 3)
-    state.apply_action(OFFER)
-    assert state.current_player() == SPOTTED
+    assert offers(state) == [{"offer": SPOTTED}, {"offer": WHITE}]
+    state.apply_action({"offer": WHITE})
+    assert state.current_player() == WHITE and state.to_json()["asking"] == WHITE
     assert state.legal_actions() == [{"accept": True}, {"accept": False}]
-    state.apply_action({"accept": False})
-    assert state.current_player() == WHITE
+    assert state.last == [{"cause": "offer", "seat": RED, "to": WHITE, "dice": [2, 3]}]
+
+
+def test_with_four_players_the_roll_may_be_offered_to_any_of_the_three_opponents():
+    state = roll(position({0: [(2, 5, CW)], 1: [(2, 9, CW)], 2: [(2, 13, CW)], 3: [(2, 1, CW)]},
+                          to_move=2, players=4), 2, 3)
+    assert offers(state) == [{"offer": 3}, {"offer": 0}, {"offer": 1}]
+
+
+def test_the_roller_may_pass_over_the_leader_and_offer_the_roll_to_another():
+    # The strategy tip: when one player is close to winning, offer the roll
+    # to another who could use it against him. Red, next in turn order and
+    # one pip from winning, is never asked.
+    state = roll(red_near_home(), 2, 4)
+    state.apply_action({"offer": SPOTTED})
+    assert state.current_player() == SPOTTED
+    state.apply_action({"accept": True})
+    assert state.current_player() == SPOTTED and state.dice == [2, 4]
+    assert {a["dart"] for a in moves(state)} == {dart(state, SPOTTED, 0), dart(state, SPOTTED, 1)}
 
 
 def test_the_accepting_player_moves_with_the_roll():
     state = roll(three_players(), 2, 3)
-    state.apply_action(OFFER)
+    state.apply_action({"offer": RED})
     state.apply_action({"accept": True})        # Red accepts White's 2 and 3
     assert state.current_player() == RED and state.dice == [2, 3]
     assert {a["dart"] for a in moves(state)} == {8, 9}
-    assert OFFER not in state.legal_actions()   # an acceptor cannot offer it on
+    assert not offers(state)                    # an acceptor cannot offer it on
 
 
 def test_an_opponent_may_accept_a_roll_he_cannot_use():
@@ -751,24 +828,34 @@ def test_an_opponent_may_accept_a_roll_he_cannot_use():
     state = position({WHITE: [(2, 13, CW)], RED: [(4, 5, CW)],
                       SPOTTED: [(4, 6, CW), (3, 6, CW), (3, 5, CW)]}, players=3)
     roll(state, 1, 2)
-    state.apply_action(OFFER)
+    state.apply_action({"offer": RED})
     state.apply_action({"accept": True})
     assert where(state, 0) == (2, 13) and where(state, 8) == (4, 5)
     assert state.current_player() == CHANCE and state.turn_player == RED
 
 
-def test_if_all_decline_the_roller_must_use_the_roll():
+def test_if_the_opponent_declines_the_offer_the_roller_must_use_the_roll():
+    # "If their opponent(s) decline the offer, that player must use the roll."
     state = roll(three_players(), 2, 3)
-    state.apply_action(OFFER)
+    state.apply_action({"offer": RED})
     state.apply_action({"accept": False})
+    assert state.current_player() == WHITE and state.mover == WHITE
+    assert PASS not in state.legal_actions()
+    assert state.last == [{"cause": "decline", "seat": RED}]
+
+
+def test_a_declined_roll_cannot_be_offered_to_another_opponent():
+    # Decision 13: one offer per roll; after Red declines, Spotted is not asked.
+    state = roll(red_near_home(), 2, 4)
+    state.apply_action({"offer": RED})
     state.apply_action({"accept": False})
+    assert not offers(state)
     assert state.current_player() == WHITE
-    assert OFFER not in state.legal_actions() and PASS not in state.legal_actions()
 
 
 def test_play_continues_with_the_seat_after_the_roller_even_if_it_accepted():
     state = roll(three_players(), 2, 3)
-    state.apply_action(OFFER)
+    state.apply_action({"offer": RED})
     state.apply_action({"accept": True})        # Red, the next seat, accepts
     state.apply_action(moves(state)[0])
     state.apply_action(moves(state)[0])
@@ -776,16 +863,25 @@ def test_play_continues_with_the_seat_after_the_roller_even_if_it_accepted():
     assert state.turn == 2
 
 
+def test_play_continues_with_the_seat_after_the_roller_when_a_later_seat_accepted():
+    state = roll(three_players(), 2, 3)
+    state.apply_action({"offer": SPOTTED})
+    state.apply_action({"accept": True})
+    state.apply_action(moves(state)[0])
+    state.apply_action(moves(state)[0])
+    assert state.current_player() == CHANCE and state.turn_player == RED
+
+
 def test_the_acceptor_of_an_odd_double_may_reverse():
     state = roll(three_players(), 3, 3)
-    state.apply_action(OFFER)
+    state.apply_action({"offer": RED})
     state.apply_action({"accept": True})
     assert {"reverse": [8]} in state.legal_actions()
 
 
 def test_a_roller_with_no_move_may_still_offer_the_roll():
     state = roll(boxed(players=3), 1, 2)
-    assert state.legal_actions() == [OFFER, PASS]
+    assert state.legal_actions() == [{"offer": RED}, {"offer": SPOTTED}, PASS]
 
 
 # ------------------------------------------------------------------ ending
@@ -802,12 +898,14 @@ def test_the_turn_cap_ends_the_game_as_a_draw():
 
 def test_a_game_where_no_one_can_ever_move_again_ends_as_a_draw(monkeypatch):
     # Decision 15. No such position is known to be reachable (see the rules
-    # document), so the check itself is stubbed to say "stalled" here.
+    # document), so the check itself is stubbed to say "stalled" here. The
+    # ending word is the same in the outcome, the state and the last effect.
     monkeypatch.setattr(RoundaboutState, "_stalled", lambda self: True)
     state = roll(boxed(), 1, 2)
     assert state.current_player() == TERMINAL
     assert state.outcome().winners == () and state.outcome().ending == "stalemate"
-    assert state.to_json()["end_reason"] == "stalled"
+    assert state.to_json()["end_reason"] == "stalemate"
+    assert state.last[-1] == {"cause": "end", "reason": "stalemate"}
 
 
 def test_a_free_dart_outside_its_home_keeps_the_game_alive():
@@ -820,7 +918,7 @@ def test_a_free_dart_outside_its_home_keeps_the_game_alive():
 
 def test_the_state_round_trips_through_json_mid_turn():
     state = roll(three_players(), 2, 3)
-    state.apply_action(OFFER)
+    state.apply_action({"offer": SPOTTED})
     restored = RoundaboutState.from_json(json.loads(json.dumps(state.to_json())))
     assert restored.to_json() == state.to_json()
     assert restored.legal_actions() == state.legal_actions()

@@ -9,7 +9,7 @@ two Darts of one opponent is captured and frozen; Darts that come home are
 removed at once, and so are Ringers (a row of one player's Darts on one ring
 of the territory opposite his home). Odd doubles may instead reverse one or
 two Darts, even doubles may jump blocks, and with three or four players the
-roller may offer his roll to the opponents (the Golden Rule).
+roller may offer his roll to an opponent of his choice (the Golden Rule).
 
 The rules as implemented, the board, the set-ups, the JSON state, the action
 shapes and every decision on a point the rulebook leaves open are in
@@ -102,7 +102,6 @@ PATHS: tuple[tuple[tuple[Any, ...], ...], ...] = tuple(
 # Phases: "rolloff" and "roll" are chance, "play" and "offer" are decisions.
 ROLLOFF, ROLL, PLAY, OFFER, OVER = "rolloff", "roll", "play", "offer", "over"
 PASS: Action = {"pass": True}
-OFFER_ACTION: Action = {"offer": True}
 ACCEPT_ACTIONS: list[Action] = [{"accept": True}, {"accept": False}]
 
 
@@ -235,7 +234,7 @@ class RoundaboutState(State):
             raise ValueError("the game is not over")
         if self.winner >= 0:
             return Outcome(winners=(self.winner,), ending="normal")
-        return Outcome(winners=(), ending="stalemate" if self.end_reason == "stalled" else "turn_cap")
+        return Outcome(winners=(), ending=self.end_reason)
 
     def clone(self) -> RoundaboutState:
         new = RoundaboutState.__new__(RoundaboutState)
@@ -449,10 +448,15 @@ class RoundaboutState(State):
         if fresh and self.dice[0] == self.dice[1] and self.dice[0] % 2 == 1:
             options += self._reversals()
         if fresh and self.offer_allowed:
-            options.append(dict(OFFER_ACTION))
+            options += [{"offer": seat} for seat in self._opponents()]
         if options and not mandatory and self._end_ok():
             options.append(dict(PASS))
         return options
+
+    def _opponents(self) -> list[int]:
+        """The roller's opponents in turn order from the seat after him:
+        the seats he may offer his roll to (decision 13)."""
+        return [(self.turn_player + k) % self.players for k in range(1, self.players)]
 
     def _reversals(self) -> list[Action]:
         """Odd doubles: reverse one or two Darts that are neither captured
@@ -484,9 +488,10 @@ class RoundaboutState(State):
             self._end_roll(acted=True)
         elif "offer" in action:
             self.offer_allowed = False
-            self.last.append({"cause": "offer", "seat": self.mover, "dice": list(self.dice)})
+            self.last.append({"cause": "offer", "seat": self.mover, "to": action["offer"],
+                              "dice": list(self.dice)})
             self.phase = OFFER
-            self.asking = (self.turn_player + 1) % self.players
+            self.asking = action["offer"]
         else:
             self.last.append({"cause": "pass", "seat": self.mover, "dice_left": list(self.left)})
             self._end_roll(acted=len(self.left) < 2)
@@ -549,16 +554,11 @@ class RoundaboutState(State):
         return True
 
     def _answer_offer(self, accept: bool) -> None:
+        """The one opponent offered the roll takes it, or declines it and
+        the roller must play it himself (decision 13)."""
         seat = self.asking
         self.last.append({"cause": "accept" if accept else "decline", "seat": seat})
-        if accept:
-            self._begin_play(seat)
-            return
-        nxt = (seat + 1) % self.players
-        if nxt == self.turn_player:
-            self._begin_play(self.turn_player)
-        else:
-            self.asking = nxt
+        self._begin_play(seat if accept else self.turn_player)
 
     # ----------------------------------------------------------- turn flow
 
@@ -604,7 +604,7 @@ class RoundaboutState(State):
 
     def _end_roll(self, acted: bool) -> None:
         if not acted and self._stalled():
-            self._stop("stalled")
+            self._stop("stalemate")
             return
         self._start_turn((self.turn_player + 1) % self.players)
 
@@ -625,7 +625,7 @@ class RoundaboutState(State):
                 return
             self.last.append({"cause": "skip", "seat": seat, "reason": "all darts captured"})
             if self._stalled():
-                self._stop("stalled")
+                self._stop("stalemate")
                 return
             seat = (seat + 1) % self.players
 

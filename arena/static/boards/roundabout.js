@@ -188,7 +188,7 @@
         case "bear_off": return name(e.seat) + " brings dart " + e.dart + " home";
         case "ringer": return name(e.seat) + " makes a Ringer: darts " + e.darts.join(", ") + " leave the board";
         case "reverse": return name(e.seat) + " turns dart " + e.dart + " round";
-        case "offer": return name(e.seat) + " offers the roll " + e.dice.join("-");
+        case "offer": return name(e.seat) + " offers the roll " + e.dice.join("-") + (e.to === undefined ? "" : " to " + name(e.to));
         case "accept": return name(e.seat) + " accepts the roll";
         case "decline": return name(e.seat) + " declines the roll";
         case "pass": return name(e.seat) + " passes";
