@@ -14,15 +14,14 @@ from pathlib import Path
 import click
 
 from arena import results
-from arena.discovery import discover
+from arena.bots.discovery import discover
 from arena.errors import ArenaError
 from arena.games import get_game
 from arena.games.base import InvalidOptions
-from arena.match import play_match
 from arena.model import Job, Limits
-from arena.scheduler import plan_round_robin
-from arena.store import Store
-from arena.tournament import (
+from arena.play.match import play_match
+from arena.play.plan import plan_round_robin
+from arena.play.tournament import (
     Interrupted,
     Plan,
     plan_solo_series,
@@ -30,6 +29,7 @@ from arena.tournament import (
     play_missing,
     probe_bots,
 )
+from arena.store import Store
 
 DEFAULT_DB = "arena.db"
 DEFAULT_OUT = "leaderboard"
@@ -71,8 +71,8 @@ def limits_options(command):
     """The per-bot limits. The timeouts are parameters of the command; the
     others are kept in the click context and picked up by _limits, so every
     command gets them all without naming them."""
-    from arena.botproc import format_size, parse_size
-    from arena.isolation import ISOLATIONS
+    from arena.bots.isolation import ISOLATIONS
+    from arena.bots.process import format_size, parse_size
 
     def keep(field, convert=lambda value: value):
         def callback(ctx, param, value):
@@ -115,7 +115,7 @@ def limits_options(command):
 
 
 def _limits(move_timeout: float, startup_timeout: float) -> Limits:
-    from arena.isolation import check
+    from arena.bots.isolation import check
 
     context = click.get_current_context(silent=True)
     chosen = context.meta.get("arena.limits", {}) if context else {}
@@ -166,7 +166,7 @@ def tournament(bot_dirs, game_names, rounds, jobs, seed, move_timeout, startup_t
                log_dir, executor, scheduler_address, worker_timeout):
     """Play every pair of bots at every game both play; resume if interrupted."""
     from arena import leaderboard
-    from arena.executors import make_executor
+    from arena.play.executors import make_executor
 
     limits = _limits(move_timeout, startup_timeout)
     games = [g.strip() for g in game_names.split(",") if g.strip()] or None
@@ -224,7 +224,7 @@ def match(bot_a, bot_b, game_name, rounds, seed, bot_dirs, move_timeout, startup
             raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(specs))})")
     if bot_a == bot_b:
         raise ArenaError("a match needs two different bots")
-    from arena.scheduler import Entrant
+    from arena.play.plan import Entrant
 
     entrants = [Entrant(specs[bot_a], frozenset([game_name])), Entrant(specs[bot_b], frozenset([game_name]))]
     jobs = plan_round_robin(entrants, [game_name], rounds, seed)
@@ -269,7 +269,7 @@ def list_bots(bot_dirs, move_timeout, startup_timeout):
 @_fail_cleanly
 def standings(db, output_format):
     """Print ratings per game and overall."""
-    from arena.ratings import standings as compute
+    from arena.stats.elo import standings as compute
 
     with Store(db) as store:
         names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
@@ -310,8 +310,8 @@ def build_leaderboard(db, out):
 @_fail_cleanly
 def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeout, db, log_dir):
     """Play solo games (Slyyde) and print the average and best roll counts."""
-    from arena.executors import LocalExecutor
     from arena.leaderboard import solo_table
+    from arena.play.executors import LocalExecutor
 
     limits = _limits(move_timeout, startup_timeout)
     jobs, spec = plan_solo_series(discover(list(bot_dirs)), bot_name, game_name, count, seed)
@@ -338,9 +338,9 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
 @_fail_cleanly
 def play(game_name, bot_name, seat, seed, bot_dirs, move_timeout, startup_timeout):
     """Play GAME_NAME against a bot in the terminal."""
-    from arena.human import HumanSeat
-    from arena.protocol import BotSeat
-    from arena.referee import play_game
+    from arena.bots.protocol import BotSeat
+    from arena.play.human import HumanSeat
+    from arena.play.referee import play_game
 
     game = get_game(game_name)
     if seat not in (0, 1):

@@ -48,12 +48,13 @@ from typing import Any, Iterable
 import jinja2
 from markupsafe import Markup, escape
 
-from arena import mlratings, results
+from arena import results
 from arena.games import GAMES
 from arena.games.base import IllegalAction, InvalidOptions
 from arena.model import FORFEITS, StoredGame
-from arena.ratings import INITIAL, OVERALL, Standing, rate_game
-from arena.record import replay
+from arena.play.events import replay
+from arena.stats import joint
+from arena.stats.elo import INITIAL, OVERALL, Standing, rate_game
 from arena.store import Store
 
 # Bump when the replay pages' template or data change shape, so that every
@@ -197,9 +198,9 @@ class Model:
     elo: dict[str, dict[str, Standing]] = field(default_factory=dict)
     history: dict[tuple[str, str], list[tuple[int, float]]] = field(default_factory=dict)
     table_games: dict[str, int] = field(default_factory=dict)
-    pairs: dict[str, mlratings.PairTable] = field(default_factory=dict)
+    pairs: dict[str, joint.PairTable] = field(default_factory=dict)
     h2h: dict[str, dict[tuple[str, str], Pair]] = field(default_factory=dict)
-    ml: dict[str, dict[str, mlratings.MLRating]] = field(default_factory=dict)
+    ml: dict[str, dict[str, joint.MLRating]] = field(default_factory=dict)
     forfeits: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     solo_games: dict[str, int] = field(default_factory=dict)
     rows: list[list[Any]] = field(default_factory=list)
@@ -251,7 +252,7 @@ def _collect(store: Store, root: Path) -> Model:
     model.game_names = list(game_names)
     model.bot_order = list(bot_numbers)
     for table, pairs in model.pairs.items():
-        model.ml[table] = mlratings.fit(pairs)
+        model.ml[table] = joint.fit(pairs)
     return model
 
 
@@ -262,7 +263,7 @@ def _rate_game(model: Model, game: StoredGame, names: dict[str, str]) -> None:
         index = model.table_games[table] = model.table_games.get(table, 0) + 1
         for bot_id in dict.fromkeys(game.seats):
             model.history.setdefault((table, bot_id), []).append((index, standings[bot_id].elo))
-        model.pairs.setdefault(table, mlratings.PairTable()).add_game(game)
+        model.pairs.setdefault(table, joint.PairTable()).add_game(game)
         h2h = model.h2h.setdefault(table, {})
         for a, b, score in results.pairwise_between_bots(game.seats, game.placements):
             for bot, other, mine in ((a, b, score), (b, a, 1.0 - score)):
@@ -313,7 +314,7 @@ def _find_log(model: Model, root: Path, stored: str) -> str | None:
 # ------------------------------------------------------------------ statistics
 
 
-def wilson(score: float, games: int, z: float = mlratings.Z95) -> tuple[float, float]:
+def wilson(score: float, games: int, z: float = joint.Z95) -> tuple[float, float]:
     """The 95% Wilson interval of a score fraction over ``games`` games."""
     if games == 0:
         return 0.0, 1.0

@@ -36,7 +36,7 @@ class Limits:
     generous for an honest bot; see the README for what each one protects.
 
     ``confinement`` says how the process-count limit is enforced (``auto``:
-    the best this machine allows, see arena.isolation); ``isolation`` names
+    the best this machine allows, see arena.bots.isolation); ``isolation`` names
     optional stronger isolation (``network``, ``user``), off by default."""
 
     startup_timeout: float = 10.0

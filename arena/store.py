@@ -23,8 +23,8 @@ from typing import Any, Iterator
 
 import sqlite_utils
 
-from arena.errors import StoreError
 from arena import results
+from arena.errors import StoreError
 from arena.model import BotSpec, GameRecord, StoredGame, Termination
 
 APPLICATION = "arena"

@@ -21,11 +21,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from arena.dask_executor import DaskExecutor  # noqa: E402
-from arena.executors import LocalExecutor  # noqa: E402
 from arena.model import Limits  # noqa: E402
+from arena.play.dask_executor import DaskExecutor  # noqa: E402
+from arena.play.executors import LocalExecutor  # noqa: E402
+from arena.play.tournament import plan_tournament, play_missing  # noqa: E402
 from arena.store import Store  # noqa: E402
-from arena.tournament import plan_tournament, play_missing  # noqa: E402
 
 
 def measure(label: str, executor, plan, limits: Limits, folder: Path) -> None:

@@ -23,10 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arena import isolation  # noqa: E402
-from arena.botproc import BotProcess  # noqa: E402
+from arena.bots.process import BotProcess  # noqa: E402
+from arena.bots.protocol import handshake  # noqa: E402
 from arena.errors import BotError  # noqa: E402
 from arena.model import BotSpec, Limits  # noqa: E402
-from arena.protocol import handshake  # noqa: E402
 
 ZOO = ROOT / "tests" / "zoo"
 RANDOM_BOT = ROOT / "bots" / "random_bot.py"

@@ -1,9 +1,9 @@
 """The strength ladder of the house bots, and what duplicate dice buy.
 
 Everything is played through the real referee: real bot processes from the
-bots folder, seat-swapped pairs planned by ``arena.scheduler.plan_round_robin``
+bots folder, seat-swapped pairs planned by ``arena.play.plan.plan_round_robin``
 (one seed per pair, each bot in each seat once, so both meet the same dice),
-run in parallel by ``arena.executors.LocalExecutor``.
+run in parallel by ``arena.play.executors.LocalExecutor``.
 
 Ladder: per game, every pair of the ladder's bots (random_bot, greedy_bot,
 search_bot by default) plays ``--pairs`` seat-swapped pairs; the table gives
@@ -41,15 +41,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.discovery import discover
+from arena.bots.discovery import discover
 from arena.errors import ArenaError
-from arena.executors import LocalExecutor
 from arena.games import GAMES, get_game
 from arena.games.dice import stream_seed
-from arena.mlratings import Z95
 from arena.model import FORFEITS, BotSpec, GameRecord, Job, Limits
-from arena.scheduler import plan_round_robin
-from arena.tournament import probe_bots
+from arena.play.executors import LocalExecutor
+from arena.play.plan import plan_round_robin
+from arena.play.tournament import probe_bots
+from arena.stats.joint import Z95
 
 REPO = Path(__file__).resolve().parent.parent
 LADDER = ("random_bot", "greedy_bot", "search_bot")
@@ -161,7 +161,7 @@ def play(jobs: list[Job], specs: list[BotSpec], limits: Limits, workers: int,
 
 
 def ladder_jobs(specs: list[BotSpec], game: str, pairs: int, seed: int) -> list[Job]:
-    from arena.scheduler import Entrant
+    from arena.play.plan import Entrant
 
     entrants = [Entrant(spec, frozenset([game])) for spec in specs]
     return plan_round_robin(entrants, [game], pairs, seed)

@@ -44,7 +44,7 @@ from arena.model import (  # noqa: E402
     Job,
     Termination,
 )
-from arena.record import replay  # noqa: E402
+from arena.play.events import replay  # noqa: E402
 from arena.store import Store, _points  # noqa: E402
 
 FORFEIT_RATE = 0.02

@@ -22,13 +22,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.discovery import discover
+from arena.bots.discovery import discover
 from arena.games import GAMES
 from arena.games.playout import random_playout
-from arena.match import play_match
 from arena.model import Limits
-from arena.record import replay
-from arena.scheduler import Entrant, plan_round_robin
+from arena.play.events import replay
+from arena.play.match import play_match
+from arena.play.plan import Entrant, plan_round_robin
 
 REPO = Path(__file__).resolve().parent.parent
 # The floor's bot: parse each line as JSON and answer its first action.

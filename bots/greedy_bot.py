@@ -5,7 +5,7 @@ One ply here means one turn of our own: for each offered action the bot
 plays, on a copy of the state (``arena.games`` engines are the forward
 model), every sequence of its own further decisions until the turn passes to
 someone else or chance acts (the next roll, a pop-off, a deal), scores each
-position reached with the game's evaluation (``arena/heuristics.py``,
+position reached with the game's evaluation (``arena/house/evaluations.py``,
 described below), and picks the action
 leading to the best one. It never looks at the opponents' answers or at
 dice to come; that is the search bot's job (bots/search_bot.py uses these
@@ -60,8 +60,8 @@ import time
 from typing import Callable
 
 from arena.games.base import State
-from arena.heuristics import evaluator
-from arena.housebot import serve
+from arena.house.evaluations import evaluator
+from arena.house.loop import serve
 
 NAME = "greedy_bot"
 PLAN_BUDGET = 3000      # own-turn positions expanded per decision, at most
@@ -111,7 +111,7 @@ def choose(state: State, evaluate, rng: random.Random, deadline: float = math.in
 # ---------------------------------------------------------------- protocol
 
 class Greedy:
-    """The player the shared protocol loop asks (arena/housebot.py)."""
+    """The player the shared protocol loop asks (arena/house/loop.py)."""
 
     def __init__(self) -> None:
         self.rng = random.Random()

@@ -10,7 +10,7 @@ of it (``clone``, ``legal_actions``, ``apply_action``, ``chance_request``,
    wheel to turn, steps and dice to take), so the bot first lists every
    sequence of its own decisions to the end of its turn and keeps the
    distinct positions they reach, each scored by the evaluation that the
-   greedy bot uses (arena/heuristics.py, described in bots/greedy_bot.py:
+   greedy bot uses (arena/house/evaluations.py, described in bots/greedy_bot.py:
    each seat's chance of winning). The
    best few are the candidates; the greedy bot would play the first.
 2. **Chance nodes.** Each candidate's value is the average, over sampled
@@ -58,8 +58,8 @@ from typing import Callable
 
 from arena.games.base import CHANCE, State
 from arena.games.dice import DiceStreams
-from arena.heuristics import evaluator
-from arena.housebot import serve
+from arena.house.evaluations import evaluator
+from arena.house.loop import serve
 
 NAME = "search_bot"
 TIME_SHARE = 0.65        # of timeout_ms
@@ -269,7 +269,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
 
 
 class Searcher:
-    """The player the shared protocol loop asks (arena/housebot.py): a
+    """The player the shared protocol loop asks (arena/house/loop.py): a
     fresh search per game, thinking within the move time and the CPU limit."""
 
     def __init__(self, arguments: argparse.Namespace) -> None:

@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 
 from arena import results
-from arena.discovery import discover
+from arena.bots.discovery import discover
+from arena.bots.protocol import BotSeat
 from arena.games import GAMES, get_game
 from arena.games.base import CHANCE
 from arena.games.dice import DiceStreams
-from arena.match import play_match
 from arena.model import FORFEITS, BotSpec, Job, Limits, Termination
-from arena.protocol import BotSeat
-from arena.record import replay
-from arena.scheduler import Entrant, plan_round_robin
+from arena.play.events import replay
+from arena.play.match import play_match
+from arena.play.plan import Entrant, plan_round_robin
 
 REPO = Path(__file__).resolve().parent.parent
 BOTS = REPO / "bots"

@@ -20,7 +20,7 @@ from arena import leaderboard
 from arena.games import GAMES
 from arena.games.playout import random_playout
 from arena.model import BotSpec, GameRecord, Job, Termination
-from arena.record import replay
+from arena.play.events import replay
 from arena.store import Store
 
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

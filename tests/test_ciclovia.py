@@ -15,8 +15,14 @@ import pytest
 
 from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction
-from arena.games.ciclovia import (GAME, QUIET_TURNS, TURN_CAP, CicloviaState, die_points,
-                                  unshuffle)
+from arena.games.ciclovia import (
+    GAME,
+    QUIET_TURNS,
+    TURN_CAP,
+    CicloviaState,
+    die_points,
+    unshuffle,
+)
 from arena.games.ciclovia_board import block_id, board_data
 from arena.games.playout import random_playout
 

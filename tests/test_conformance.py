@@ -12,7 +12,7 @@ from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction
 from arena.games.dice import DiceStreams
 from arena.games.playout import random_playout
-from arena.record import replay
+from arena.play.events import replay
 
 GAMES_PER_COUNT = 1000
 CHECKED_STEP_BY_STEP = 20

@@ -24,10 +24,9 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from support import ARENA, arena, arena_environment, random_bots
 
 from arena.store import SCHEMA_VERSION
-
-from support import ARENA, arena, arena_environment, random_bots
 
 ROUNDS = 4
 PLANNED = 3 * 2 * ROUNDS  # three bots: three pairs, seat-swapped, each round

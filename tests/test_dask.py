@@ -28,11 +28,11 @@ from distributed.client import FutureCancelledError
 from distributed.scheduler import KilledWorker
 from support import ARENA, RANDOM_BOT, REPO
 
-from arena.botproc import BotProcess
-from arena.discovery import discover
+from arena.bots.discovery import discover
+from arena.bots.process import BotProcess
+from arena.bots.protocol import handshake
 from arena.errors import ArenaError
 from arena.model import Limits
-from arena.protocol import handshake
 
 TOURNAMENT = ["tournament", "--games", "slyyde", "--rounds", "4", "--jobs", "2", "--seed", "7",
               "--move-timeout", "20", "--startup-timeout", "60"]  # generous: a busy machine forfeits nothing
@@ -407,7 +407,7 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
         assert {folder.name for folder in cache.iterdir()} <= hashes
     # The next worker process to unpack bots there removes it, and its own
     # folder goes when it exits.
-    unpacking = subprocess.run([sys.executable, "-c", "from arena.dask_executor import _bot_cache; print(_bot_cache())"],
+    unpacking = subprocess.run([sys.executable, "-c", "from arena.play.dask_executor import _bot_cache; print(_bot_cache())"],
                                env=dict(os.environ, TMPDIR=str(cache.parent)), capture_output=True, text=True,
                                check=True)
     assert not cache.exists() and Path(unpacking.stdout.strip()).parent == cache.parent
@@ -418,10 +418,10 @@ def test_long_matches_come_back_in_parts_and_store_the_same(bots, reference, tmp
                                                           caplog):
     """A task plays a match for a few seconds and hands back what it played;
     with no seconds at all, every seat-swapped pair is a task of its own."""
-    from arena.dask_executor import DaskExecutor
-    from arena.scheduler import group_into_matches
+    from arena.play.dask_executor import DaskExecutor
+    from arena.play.plan import group_into_matches
+    from arena.play.tournament import plan_tournament, play_missing
     from arena.store import Store
-    from arena.tournament import plan_tournament, play_missing
 
     monkeypatch.chdir(tmp_path)
     caplog.set_level(logging.INFO, logger="arena")
@@ -541,10 +541,10 @@ def test_an_unreachable_scheduler_is_one_clear_line(bots, tmp_path):
 
 def test_without_distributed_the_dask_executor_says_what_to_install(monkeypatch, tmp_path):
     from arena.cli import main
-    from arena.executors import make_executor
+    from arena.play.executors import make_executor
 
     monkeypatch.setitem(sys.modules, "distributed", None)
-    monkeypatch.delitem(sys.modules, "arena.dask_executor", raising=False)
+    monkeypatch.delitem(sys.modules, "arena.play.dask_executor", raising=False)
     expected = "the dask executor needs the dask extra: pip install --find-links vendor '.[dask]' in arena's checkout"
     with pytest.raises(ArenaError) as caught:
         make_executor("dask", 2)
@@ -562,8 +562,8 @@ def test_the_install_hint_installs_this_project_with_the_dask_extra(tmp_path):
     import shlex
 
     import arena
-    from arena.dask_executor import _INSTALL_HINT, WORKER_INSTALL
-    from arena.executors import DASK_INSTALL_HINT
+    from arena.play.dask_executor import _INSTALL_HINT, WORKER_INSTALL
+    from arena.play.executors import DASK_INSTALL_HINT
 
     assert DASK_INSTALL_HINT == f"{WORKER_INSTALL} in arena's checkout"
     assert _INSTALL_HINT.endswith(f": {WORKER_INSTALL} in arena's checkout")
@@ -597,7 +597,7 @@ class _Failed:
     (ArenaError("worker w runs arena 0.0.1, the client 0.1.0"), "worker w runs arena 0.0.1"),
 ])
 def test_a_failed_task_is_one_line_naming_the_match(error, message):
-    from arena.dask_executor import _result
+    from arena.play.dask_executor import _result
 
     with pytest.raises(ArenaError) as caught:
         _result(_Failed(error), "arena-match-x-part0")
@@ -610,7 +610,7 @@ def test_a_failed_task_is_one_line_naming_the_match(error, message):
 
 
 def test_a_shipped_bot_runs_from_its_bundle_after_the_original_is_gone(tmp_path):
-    from arena.dask_executor import pack_bot, unpack_bot
+    from arena.play.dask_executor import pack_bot, unpack_bot
 
     specs = discover([make_bots(tmp_path / "bots")])
     bundles = [pack_bot(spec) for spec in specs]
@@ -636,7 +636,7 @@ def test_a_shipped_bot_runs_from_its_bundle_after_the_original_is_gone(tmp_path)
 def test_every_bundled_bot_runs_shipped_alone(tmp_path):
     """What a worker gets is the bot's own files: the house bots need
     nothing from the bots folder beside them (the arena package is there)."""
-    from arena.dask_executor import pack_bot, unpack_bot
+    from arena.play.dask_executor import pack_bot, unpack_bot
 
     for spec in discover([REPO / "bots"]):
         shipped = unpack_bot(pack_bot(spec), tmp_path / "cache")
@@ -649,7 +649,7 @@ def test_every_bundled_bot_runs_shipped_alone(tmp_path):
 
 
 def test_a_bot_damaged_in_transit_or_changed_since_discovery_is_refused(tmp_path):
-    from arena.dask_executor import pack_bot, unpack_bot
+    from arena.play.dask_executor import pack_bot, unpack_bot
 
     bots = tmp_path / "bots"
     bots.mkdir()

@@ -19,12 +19,21 @@ from pathlib import Path
 import pytest
 
 from arena.games import GAMES
-from arena.games.playout import random_playout
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
-from arena.games.detour import (CENTRE, FINISHES, GAME, HUBS, START_SPACES, TURN_CAP,
-                                DetourState, step, walk)
+from arena.games.detour import (
+    CENTRE,
+    FINISHES,
+    GAME,
+    HUBS,
+    START_SPACES,
+    TURN_CAP,
+    DetourState,
+    step,
+    walk,
+)
 from arena.games.detour_board import BOARD, SEGMENTS, WHEEL_NAMES
-from arena.record import replay
+from arena.games.playout import random_playout
+from arena.play.events import replay
 
 RED_1, RED_2, BLUE_1, BLUE_2, GREEN_1, GREEN_2, YELLOW_1, YELLOW_2 = range(8)
 OFF = (-1, -1)

@@ -13,13 +13,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from arena.botproc import MAX_DEPTH, BotProcess, LineBuffer, decode_message
+from arena.bots.process import MAX_DEPTH, BotProcess, LineBuffer, decode_message
+from arena.bots.protocol import canonical, handshake, parse_action
 from arena.errors import BotCrashed, BotProtocolError
 from arena.games import GAMES
 from arena.games.base import CHANCE, IllegalAction
 from arena.games.dice import DiceStreams
 from arena.model import BotSpec, Limits
-from arena.protocol import canonical, handshake, parse_action
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=True) | st.text(max_size=8),

@@ -1,4 +1,4 @@
-"""The house bots' evaluations (arena/heuristics.py): each is a chance of
+"""The house bots' evaluations (arena/house/evaluations.py): each is a chance of
 winning per seat, a finished game is worth its result, and each game's
 strength moves the way its docstring in bots/greedy_bot.py says."""
 
@@ -12,7 +12,7 @@ import pytest
 from arena.games import GAMES, get_game
 from arena.games.base import CHANCE
 from arena.games.dice import DiceStreams
-from arena.heuristics import HEURISTICS, evaluator
+from arena.house.evaluations import HEURISTICS, evaluator
 
 
 def heuristic(game_name: str):

@@ -26,15 +26,15 @@ from markupsafe import escape
 from support import RANDOM_BOT, arena, folder_bot, python_bot, random_bots
 
 from arena import leaderboard
-from arena.discovery import discover
+from arena.bots.discovery import discover
 from arena.games import GAMES
 from arena.games.playout import random_playout
-from arena.match import play_match
-from arena.mlratings import ml_tables
 from arena.model import BotSpec, GameRecord, Job, Limits, Termination
-from arena.ratings import standings
-from arena.record import replay
-from arena.scheduler import Entrant, plan_round_robin
+from arena.play.events import replay
+from arena.play.match import play_match
+from arena.play.plan import Entrant, plan_round_robin
+from arena.stats.elo import standings
+from arena.stats.joint import ml_tables
 from arena.store import Store
 
 XSS_NAME = "<script>alert(1)</script>"

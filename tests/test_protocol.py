@@ -10,12 +10,12 @@ import jsonschema
 import pytest
 from support import folder_bot, random_bots
 
-from arena.discovery import discover
+from arena.bots.discovery import discover
+from arena.bots.protocol import canonical, parse_action
 from arena.errors import BotProtocolError
-from arena.match import play_match
 from arena.model import Limits, Termination
-from arena.protocol import canonical, parse_action
-from arena.scheduler import Entrant, plan_round_robin
+from arena.play.match import play_match
+from arena.play.plan import Entrant, plan_round_robin
 
 SCHEMAS = {path.stem: json.loads(path.read_text())
            for path in (Path(__file__).resolve().parent.parent / "protocol" / "schema").glob("*.json")}

@@ -29,10 +29,10 @@ import jsonschema
 import pytest
 from support import folder_bot
 
-from arena.discovery import discover
+from arena.bots.discovery import discover
+from arena.bots.protocol import BotSeat, parse_action
 from arena.model import Job, Limits, Termination
-from arena.protocol import BotSeat, parse_action
-from arena.referee import play_game
+from arena.play.referee import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENT = ROOT / "protocol" / "PROTOCOL.md"

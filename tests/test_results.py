@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
+from support import stored_game
 
 from arena import results
 from arena.model import Termination
-from arena.ratings import standings
 from arena.results import Verdict
-
-from support import stored_game
+from arena.stats.elo import standings
 
 placements = st.lists(st.integers(min_value=1, max_value=4), min_size=2, max_size=4)
 

@@ -25,8 +25,8 @@ from arena.games.slyyde import (
 )
 from arena.games.slyyde_board import board_data, spiral_cells
 from arena.model import BotSpec
-from arena.record import replay
-from arena.scheduler import Entrant, plan_round_robin
+from arena.play.events import replay
+from arena.play.plan import Entrant, plan_round_robin
 
 SEATS = ("red", "blue", "green", "yellow")
 RED, BLUE, GREEN, YELLOW = range(4)

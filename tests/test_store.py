@@ -5,7 +5,7 @@ from __future__ import annotations
 from arena.games import get_game
 from arena.games.playout import random_playout
 from arena.model import BotSpec, GameRecord, Job, Termination
-from arena.record import replay
+from arena.play.events import replay
 from arena.store import Store
 
 SPECS = [BotSpec(name, ("true",), f"/bots/{name}", name * 16) for name in ("a", "b")]

@@ -21,14 +21,14 @@ from pathlib import Path
 import pytest
 from support import REPO, random_bots
 
-from arena import isolation, warden
+from arena.bots import isolation, warden
 
 # Start one bot and keep it; "go" is printed just before the start begins.
 START_ONE_BOT = """
 import sys, time
-from arena.botproc import BotProcess
+from arena.bots.process import BotProcess
 from arena.model import Limits
-from arena.discovery import discover
+from arena.bots.discovery import discover
 spec = discover([sys.argv[1]])[0]
 print("go", flush=True)
 BotProcess(spec, Limits())

@@ -24,15 +24,15 @@ from pathlib import Path
 import pytest
 from support import RANDOM_BOT, REPO, arena
 
-from arena import isolation
-from arena.botproc import BotProcess
-from arena.discovery import discover
+from arena.bots import isolation
+from arena.bots.discovery import discover
+from arena.bots.process import BotProcess
+from arena.bots.protocol import handshake
+from arena.bots.warden import kill_uid
 from arena.errors import ArenaError
-from arena.match import play_match
 from arena.model import FORFEITS, BotSpec, Limits, Termination
-from arena.protocol import handshake
-from arena.scheduler import Entrant, plan_round_robin
-from arena.warden import kill_uid
+from arena.play.match import play_match
+from arena.play.plan import Entrant, plan_round_robin
 
 # Short timeouts and small limits keep the zoo fast.
 FAST = Limits(startup_timeout=1.0, move_timeout=0.3, cpu_seconds=5, address_space_bytes=1 << 30,
@@ -206,8 +206,8 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from pathlib import Path
 from arena.model import BotSpec, Limits
-from arena.isolation import resolve
-from arena.match import play_match
+from arena.bots.isolation import resolve
+from arena.play.match import play_match
 from arena.model import Job
 
 zoo_bot, random_bot, game, processes, timeout = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), float(sys.argv[6])
@@ -368,7 +368,7 @@ MEASURE = r"""
 import json, re, sys
 from pathlib import Path
 from arena.model import BotSpec, Limits
-from arena.match import play_match
+from arena.play.match import play_match
 from arena.model import Job
 
 program, random_bot, game, move_timeout, logs = sys.argv[1:6]

@@ -25,8 +25,16 @@ from math import factorial
 from typing import Any
 
 from arena.games import ciclovia_board
-from arena.games.base import (CHANCE, TERMINAL, Action, ChanceRequest, Game, IllegalAction,
-                              Outcome, State)
+from arena.games.base import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    ChanceRequest,
+    Game,
+    IllegalAction,
+    Outcome,
+    State,
+)
 
 TURN_CAP = 1000     # decision 18: a turn is one rider's move
 QUIET_TURNS = 100   # decision 17: stage-2 turns in a row with no die taken or arrival

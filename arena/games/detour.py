@@ -21,8 +21,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from arena.games.base import (CHANCE, TERMINAL, Action, ChanceRequest, Game, IllegalAction,
-                              InvalidOptions, Outcome, State)
+from arena.games.base import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    ChanceRequest,
+    Game,
+    IllegalAction,
+    InvalidOptions,
+    Outcome,
+    State,
+)
 from arena.games.detour_board import BOARD
 
 TURN_CAP = 2000          # colour-turns; see seeds/detour.md, "End of the game"

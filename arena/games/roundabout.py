@@ -21,8 +21,16 @@ from __future__ import annotations
 from typing import Any
 
 from arena.games import roundabout_board
-from arena.games.base import (CHANCE, TERMINAL, Action, ChanceRequest, Game, InvalidOptions,
-                              Outcome, State)
+from arena.games.base import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    ChanceRequest,
+    Game,
+    InvalidOptions,
+    Outcome,
+    State,
+)
 
 # Turns (one per seat in rotation, see decision 14) after which the game is
 # cut short as a draw. Random play finishes far sooner (see the rules doc).

@@ -20,8 +20,17 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from arena.games import slyyde_board
-from arena.games.base import (CHANCE, TERMINAL, Action, ChanceRequest, Game, IllegalAction,
-                              InvalidOptions, Outcome, State)
+from arena.games.base import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    ChanceRequest,
+    Game,
+    IllegalAction,
+    InvalidOptions,
+    Outcome,
+    State,
+)
 
 TURN_CAP = 1000
 BACK_STEPS = 6

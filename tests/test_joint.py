@@ -1,4 +1,4 @@
-"""The maximum-likelihood (Bradley-Terry) ratings of arena/mlratings.py.
+"""The maximum-likelihood (Bradley-Terry) ratings of arena/stats/joint.py.
 
 The expected values below were not produced by arena's code. The two-bot
 case has a closed form, computed in the test itself. The three-bot case was
@@ -37,10 +37,9 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from arena.mlratings import PairTable, Z95, fit, ml_tables
-
 from support import stored_game
+
+from arena.stats.joint import Z95, PairTable, fit, ml_tables
 
 THREE = ([("A", "B", 1.0)] * 3 + [("A", "B", 0.5)] + [("B", "A", 1.0)]
          + [("A", "C", 1.0)] * 4 + [("C", "A", 1.0)] * 2

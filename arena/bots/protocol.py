@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from arena.botproc import BotProcess
+from arena.bots.process import BotProcess
 from arena.errors import BotError, BotProtocolError, IllegalAnswer
 from arena.games.dice import stream_seed
 from arena.model import BotSpec, Limits

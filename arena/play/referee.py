@@ -22,7 +22,7 @@ from arena.games import get_game
 from arena.games.base import CHANCE, Action, State
 from arena.games.dice import DiceStreams
 from arena.model import GameRecord, Job, Termination
-from arena.record import chance_event, decision_event
+from arena.play.events import chance_event, decision_event
 
 
 class Seat(Protocol):

@@ -19,10 +19,10 @@ import traceback
 from pathlib import Path
 from typing import Iterator
 
-from arena.botproc import PR_SET_PDEATHSIG
+from arena.bots.process import PR_SET_PDEATHSIG
 from arena.errors import ArenaError
-from arena.match import play_match
 from arena.model import BotSpec, GameRecord, Job, Limits
+from arena.play.match import play_match
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ def make_executor(kind: str, jobs: int, scheduler: str | None = None, worker_tim
         return LocalExecutor(jobs)
     if kind == "dask":
         try:
-            from arena.dask_executor import DaskExecutor
+            from arena.play.dask_executor import DaskExecutor
         except ImportError as exc:
             if (exc.name or "").partition(".")[0] not in ("distributed", "dask"):
                 raise

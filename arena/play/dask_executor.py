@@ -58,11 +58,11 @@ from distributed import Client, LocalCluster, as_completed, get_worker
 from distributed.scheduler import KilledWorker
 
 import arena
-from arena import warden
-from arena.discovery import hash_files
+from arena.bots import warden
+from arena.bots.discovery import hash_files
 from arena.errors import ArenaError
-from arena.match import match_log_dir, play_match
 from arena.model import BotSpec, GameRecord, Job, Limits
+from arena.play.match import match_log_dir, play_match
 
 log = logging.getLogger(__name__)
 
@@ -678,7 +678,7 @@ def _probe_task(bundles: list[dict[str, Any]], limits: Limits) -> dict[str, str 
     """Runs on a worker before it is given any match: start every bot once
     and shake hands, as the client did. A bot that fails here cannot play
     here; that is this worker's problem, not a game the bot lost."""
-    from arena.tournament import probe_bots
+    from arena.play.tournament import probe_bots
 
     cache = _bot_cache()
     specs = [unpack_bot(BotBundle.from_plain(bundle), cache) for bundle in bundles]
@@ -758,7 +758,7 @@ BOT_CACHE_PREFIX = "arena-bots-"
 def _bot_cache() -> Path:
     """Where this worker process unpacks bots: a folder of its own in the
     temporary directory, removed when the process exits, and locked while it
-    lives (arena.warden.make_owned_folder), so the folders of workers that
+    lives (arena.bots.warden.make_owned_folder), so the folders of workers that
     were killed outright are removed by the next worker to start here.
     Other users may pass through it (not list it), so that a bot run as a
     user of its own (``--isolation user``) can read its files; Dask's worker

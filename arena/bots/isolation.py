@@ -1,7 +1,7 @@
 """Keeping a bot in its box: what bounds its processes, what kills all of
 them, and the optional stronger isolation.
 
-Every bot runs under a warden (arena/warden.py), whatever the machine: the
+Every bot runs under a warden (arena/bots/warden.py), whatever the machine: the
 warden is the child subreaper of the bot's process tree, so no descendant can
 detach itself from the tree (double fork, ``setsid``) and outlive the bot.
 The process-count limit needs more than that, because the kernel does not
@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena import warden
+from arena.bots import warden
 from arena.errors import ArenaError
 
 CONFINEMENTS = ("auto", "cgroup", "uid", "rlimit")
@@ -64,7 +64,7 @@ _counter = itertools.count()
 @dataclass(frozen=True)
 class CgroupPlace:
     """The cgroup folder under which each bot's warden creates the bot's
-    cgroup (arena.warden owns and sweeps them)."""
+    cgroup (arena.bots.warden owns and sweeps them)."""
 
     base: Path
     version: int
@@ -256,7 +256,7 @@ def check(confinement: str, isolation: tuple[str, ...]) -> None:
 
 def prepare(limits, workdir_root: str, workdir_prefix: str) -> Box:
     """The box for one new bot process (where its cgroup goes, its user
-    id); ``limits`` is an arena.botproc.Limits. The warden makes the working
+    id); ``limits`` is an arena.bots.process.Limits. The warden makes the working
     folder, in ``workdir_root``, named ``workdir_prefix`` and a random part."""
     check(limits.confinement, limits.isolation)
     confinement = resolve(limits.confinement)

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from arena.botproc import BotProcess
-from arena.discovery import discover
+from arena.bots.discovery import discover
+from arena.bots.process import BotProcess
+from arena.bots.protocol import handshake
 from arena.errors import ArenaError, BotError
 from arena.games import GAMES, get_game
 from arena.model import BotSpec, GameRecord, Job, Limits
-from arena.protocol import handshake
-from arena.scheduler import Entrant, group_into_matches, plan_round_robin, plan_solo
+from arena.play.plan import Entrant, group_into_matches, plan_round_robin, plan_solo
 from arena.store import Store
 
 log = logging.getLogger(__name__)

@@ -30,12 +30,13 @@ The warden
   once the bot runs (or ``{"error": "..."}`` if it could not start) and
   ``{"exit": S}`` (the raw wait status, or None) when it is over.
 
-The sweeping functions are also used by the referee (arena.isolation) as a
+The sweeping functions are also used by the referee (arena.bots.isolation) as a
 second line of defence, for when the warden itself was killed.
 """
 
 from __future__ import annotations
 
+import _signal as signal  # the C module: signal.py's enums would double the start-up time
 import ctypes
 import errno
 import fcntl
@@ -45,8 +46,6 @@ import resource
 import stat
 import sys
 import time
-
-import _signal as signal  # the C module: signal.py's enums would double the start-up time
 
 PR_SET_PDEATHSIG = 1
 PR_SET_KEEPCAPS = 8

@@ -7,9 +7,9 @@ import hashlib
 from pathlib import Path
 from typing import Iterator
 
+from arena.bots.protocol import BotSeat
 from arena.model import BotSpec, GameRecord, Job, Limits
-from arena.protocol import BotSeat
-from arena.referee import play_game
+from arena.play.referee import play_game
 
 
 def match_log_dir(log_dir: Path, jobs: list[Job]) -> Path:

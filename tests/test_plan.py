@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from arena.model import BotSpec
-from arena.scheduler import Entrant, group_into_matches, plan_round_robin, plan_solo
+from arena.play.plan import Entrant, group_into_matches, plan_round_robin, plan_solo
 
 
 def entrant(name: str, games: set[str]) -> Entrant:

@@ -13,7 +13,7 @@ so ratings are on the Elo scale. The ratings maximise the log-likelihood
 which depends only on how many games each pair played and how many points
 each scored, never on their order. A game of more than two seats is one
 result between every pair of its seats held by two bots, by placement
-(:mod:`arena.results`), as in :mod:`arena.ratings`.
+(:mod:`arena.results`), as in :mod:`arena.stats.elo`.
 
 Only rating differences are identified, so each group of bots connected by
 games is anchored with its mean at 1500. A bot that won (or lost) all its
@@ -38,8 +38,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from arena.results import pairwise_between_bots
 from arena.model import StoredGame
+from arena.results import pairwise_between_bots
 
 INITIAL = 1500.0
 PRIOR_DRAWS = 1.0

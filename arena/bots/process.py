@@ -1,8 +1,8 @@
 """Bot processes: spawn under limits, JSON lines with deadlines, kill cleanly.
 
-A bot is untrusted. It runs under a warden (arena/warden.py) that starts it in
+A bot is untrusted. It runs under a warden (arena/bots/warden.py) that starts it in
 a session of its own, in an empty working folder of its own, under resource
-limits and a process-count limit (arena/isolation.py says how that is
+limits and a process-count limit (arena/bots/isolation.py says how that is
 enforced on this machine), and that kills every process the bot started when
 the bot exits or the referee ends it, including descendants that detached
 themselves. The warden dies with the thread that started it, and kills the
@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena import isolation, warden
+from arena.bots import isolation, warden
 from arena.errors import ArenaError, BotCrashed, BotProtocolError, BotTimeout
 from arena.model import BotSpec, Limits
 
@@ -389,7 +389,7 @@ _swept_roots: set[str] = set()
 def remove_abandoned_workdirs(root: str) -> list[str]:
     """Once per process and temporary folder, before its first bot starts:
     remove bot working folders whose warden was killed outright (see
-    arena.warden.make_owned_folder). Returns what was removed."""
+    arena.bots.warden.make_owned_folder). Returns what was removed."""
     if root in _swept_roots:
         return []
     _swept_roots.add(root)

@@ -6,11 +6,10 @@ import random
 
 from hypothesis import given
 from hypothesis import strategies as st
+from support import stored_game
 
 from arena.model import StoredGame, Termination
-from arena.ratings import INITIAL, OVERALL, standings
-
-from support import stored_game
+from arena.stats.elo import INITIAL, OVERALL, standings
 
 
 def game(order: int, seats: list[str], winners: list[int], name: str = "slyyde",

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from arena.games import GAMES, get_game
 from arena.games.base import State
-from arena.heuristics import evaluator
+from arena.house.evaluations import evaluator
 
 
 class Player(Protocol):

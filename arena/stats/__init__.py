@@ -1,0 +1,2 @@
+"""Ratings computed from stored games: incremental Elo and the joint
+maximum-likelihood fit."""
