@@ -277,7 +277,8 @@ def standings(db, output_format):
     if output_format == "json":
         click.echo(json.dumps([row.to_json() for row in rows], indent=2))
         return
-    header = f"{'game':12} {'bot':20} {'version':12} {'elo':>7} {'games':>6} {'wins':>5} {'losses':>6} {'draws':>5} {'forfeits':>8}"
+    header = (f"{'game':12} {'bot':20} {'version':12} {'elo':>7} {'games':>6} {'wins':>5} {'losses':>6} "
+              f"{'draws':>5} {'forfeits':>8}")
     click.echo(header)
     for row in rows:
         data = row.to_json()
@@ -340,7 +341,7 @@ def play(game_name, bot_name, seat, seed, bot_dirs, move_timeout, startup_timeou
     """Play GAME_NAME against a bot in the terminal."""
     from arena.bots.protocol import BotSeat
     from arena.play.human import HumanSeat
-    from arena.play.referee import play_game
+    from arena.play.referee import Seat, play_game
 
     game = get_game(game_name)
     if seat not in (0, 1):
@@ -350,7 +351,7 @@ def play(game_name, bot_name, seat, seed, bot_dirs, move_timeout, startup_timeou
         raise ArenaError(f"unknown bot: {bot_name!r} (available: {', '.join(sorted(specs))})")
     limits = _limits(move_timeout, startup_timeout)
     bot = BotSeat(specs[bot_name], limits)
-    seats = [HumanSeat(), bot] if seat == 0 else [bot, HumanSeat()]
+    seats: list[Seat] = [HumanSeat(), bot] if seat == 0 else [bot, HumanSeat()]
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     names = ("you", bot_name) if seat == 0 else (bot_name, "you")
     job = Job(f"play/{game.name}/{seed}", game.name, names, seed)

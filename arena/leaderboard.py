@@ -41,9 +41,10 @@ import os
 import re
 import tempfile
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import jinja2
 from markupsafe import Markup, escape

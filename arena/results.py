@@ -24,8 +24,8 @@ other seat placement 2; a draw places everyone first.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from enum import Enum
-from typing import Iterable, Iterator, Sequence
 
 Placements = tuple[int, ...]
 

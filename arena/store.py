@@ -18,8 +18,9 @@ import sqlite3
 import time
 import urllib.parse
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import sqlite_utils
 
@@ -32,19 +33,19 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def _create_v1(db: sqlite_utils.Database) -> None:
-    db["bots"].create({"bot_id": str, "name": str, "content_hash": str, "path": str,
+    db.table("bots").create({"bot_id": str, "name": str, "content_hash": str, "path": str,
                        "command": str}, pk="bot_id")
-    db["games"].create({
+    db.table("games").create({
         "key": str, "game": str, "round": int, "job_order": int, "seed": int, "players": int,
         "seats": str, "options": str, "winners": str, "termination": str,
         "forfeit_seat": int, "detail": str, "scores": str, "decisions": int, "duration": float,
         "logs": str, "finished_at": float, "record": bytes,
     }, pk="key")
-    db["games"].create_index(["game", "job_order"])
-    db["results"].create({"game_key": str, "seat": int, "bot_id": str, "game": str,
+    db.table("games").create_index(["game", "job_order"])
+    db.table("results").create({"game_key": str, "seat": int, "bot_id": str, "game": str,
                           "points": float}, pk=("game_key", "seat"),
                          foreign_keys=[("game_key", "games", "key"), ("bot_id", "bots", "bot_id")])
-    db["results"].create_index(["bot_id", "game"])
+    db.table("results").create_index(["bot_id", "game"])
 
 
 MIGRATIONS = [_create_v1]
@@ -117,12 +118,12 @@ class Store:
         with self.db.conn:
             self.db.execute("BEGIN IMMEDIATE")
             if not self.db["meta"].exists():
-                self.db["meta"].create({"key": str, "value": str}, pk="key")
-                self.db["meta"].insert({"key": "application", "value": APPLICATION})
+                self.db.table("meta").create({"key": str, "value": str}, pk="key")
+                self.db.table("meta").insert({"key": "application", "value": APPLICATION})
             version = int(self._meta().get("schema_version", "0"))
             for migration in MIGRATIONS[version:]:
                 migration(self.db)
-            self.db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+            self.db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
     def close(self) -> None:
         self.db.conn.close()
@@ -141,7 +142,7 @@ class Store:
     def add_bots(self, specs: list[BotSpec]) -> None:
         with self.db.conn:
             self.db.execute("BEGIN")
-            self.db["bots"].upsert_all(
+            self.db.table("bots").upsert_all(
                 [{"bot_id": s.bot_id, "name": s.name, "content_hash": s.content_hash,
                   "path": s.path, "command": json.dumps(list(s.command))} for s in specs],
                 pk="bot_id")
@@ -155,7 +156,7 @@ class Store:
             self.db.execute("BEGIN IMMEDIATE")
             if self.db.execute("SELECT 1 FROM games WHERE key = ?", [job.key]).fetchone():
                 return False
-            self.db["games"].insert({
+            self.db.table("games").insert({
                 "key": job.key, "game": job.game, "round": job.round, "job_order": job.order,
                 "seed": job.seed, "players": len(job.seats), "seats": json.dumps(list(job.seats)),
                 "options": json.dumps(job.options), "winners": json.dumps(list(record.winners)),
@@ -166,7 +167,7 @@ class Store:
                 "logs": json.dumps(list(record.logs)), "finished_at": time.time(),
                 "record": zlib.compress(json.dumps(record.events, separators=(",", ":")).encode()),
             })
-            self.db["results"].insert_all(
+            self.db.table("results").insert_all(
                 [{"game_key": job.key, "seat": seat, "bot_id": bot_id, "game": job.game,
                   "points": points[seat]} for seat, bot_id in enumerate(job.seats)])
         return True

@@ -57,7 +57,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from arena.games.base import State
 from arena.house.evaluations import evaluator

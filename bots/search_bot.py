@@ -54,7 +54,7 @@ import random
 import resource
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from arena.games.base import CHANCE, State
 from arena.games.dice import DiceStreams

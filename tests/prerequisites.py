@@ -45,7 +45,7 @@ def _can_install() -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _install(program: Program) -> str | None:
     """Install ``program`` with apt-get; why it failed, or None."""
     sys.stderr.write(f"\n[arena tests] {program.name} is missing, needed for {program.needed_for}: "

@@ -118,7 +118,7 @@ def test_a_database_from_elsewhere_is_refused_and_left_alone(workdir):
 
 def test_match_prints_the_score(workdir):
     result = arena("match", "alpha", "beta", "--game", "slyyde", "--rounds", "2", cwd=workdir, check=True)
-    assert len([l for l in result.stdout.splitlines() if " vs " in l]) == 4
+    assert len([line for line in result.stdout.splitlines() if " vs " in line]) == 4
     last = result.stdout.strip().splitlines()[-1]
     assert last.startswith("score: alpha ") and last.endswith(" beta")
     a, b = last.removeprefix("score: alpha ").removesuffix(" beta").split(" - ")

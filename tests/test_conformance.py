@@ -42,9 +42,7 @@ def test_random_games_end_and_replay(variant):
         assert outcome.ending in ("normal", "turn_cap", "stalemate")
         assert (outcome.ending != "normal") == (outcome.winners == ())
         json.dumps(final.to_json())
-        replayed = None
-        for replayed in replay(game, players, options, events):
-            pass
+        *_, replayed = replay(game, players, options, events)
         assert replayed.to_json() == final.to_json()
 
 

@@ -99,7 +99,8 @@ def consistent(db: Path) -> None:
         broken = conn.execute("SELECT key FROM games WHERE players != (SELECT count(*) FROM results "
                               "WHERE game_key = key) OR record IS NULL").fetchall()
         assert broken == []
-        assert conn.execute("SELECT count(*) FROM results WHERE game_key NOT IN (SELECT key FROM games)").fetchone()[0] == 0
+        orphans = conn.execute("SELECT count(*) FROM results WHERE game_key NOT IN (SELECT key FROM games)")
+        assert orphans.fetchone()[0] == 0
 
 
 @pytest.fixture(scope="module")

@@ -17,10 +17,10 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from contextlib import closing, contextmanager
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Callable
 
 import pytest
 from click.testing import CliRunner
@@ -407,7 +407,8 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
         assert {folder.name for folder in cache.iterdir()} <= hashes
     # The next worker process to unpack bots there removes it, and its own
     # folder goes when it exits.
-    unpacking = subprocess.run([sys.executable, "-c", "from arena.play.dask_executor import _bot_cache; print(_bot_cache())"],
+    unpack = "from arena.play.dask_executor import _bot_cache; print(_bot_cache())"
+    unpacking = subprocess.run([sys.executable, "-c", unpack],
                                env=dict(os.environ, TMPDIR=str(cache.parent)), capture_output=True, text=True,
                                check=True)
     assert not cache.exists() and Path(unpacking.stdout.strip()).parent == cache.parent

@@ -25,7 +25,8 @@ json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=True) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=12)
-json_objects = st.dictionaries(st.sampled_from(["type", "action", "name", "games", "updates", "x"]) | st.text(max_size=6),
+json_objects = st.dictionaries(st.sampled_from(["type", "action", "name", "games", "updates", "x"])
+                               | st.text(max_size=6),
                                json_values, max_size=5)
 
 

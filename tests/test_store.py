@@ -31,9 +31,7 @@ def test_a_game_is_stored_once_with_its_whole_record(tmp_path):
         points = dict(store.db.execute("SELECT seat, points FROM results WHERE game_key='k1'").fetchall())
         assert points == {s: (1.0 if s in record.winners else 0.0) for s in (0, 1)}
     with Store(tmp_path / "r.db") as reader:
-        final = None
-        for final in replay(get_game("slyyde"), 2, {}, reader.events("k1")):
-            pass
+        *_, final = replay(get_game("slyyde"), 2, {}, reader.events("k1"))
         assert final.outcome().winners == record.winners
 
 
@@ -55,6 +53,7 @@ def test_a_draw_and_a_forfeit_are_stored_as_such(tmp_path):
         store.add_game(GameRecord(job, [], (1,), Termination.TIMEOUT, 0, "no answer within 1 s"))
         draw, forfeit = store.games()
         assert draw.winners == () and draw.termination.value == "turn_cap"
-        assert (forfeit.forfeit_seat, forfeit.termination.value, forfeit.detail) == (0, "timeout", "no answer within 1 s")
+        assert (forfeit.forfeit_seat, forfeit.termination.value, forfeit.detail) == (
+            0, "timeout", "no answer within 1 s")
         points = store.db.execute("SELECT game_key, seat, points FROM results ORDER BY game_key, seat").fetchall()
         assert points == [("cap", 0, 0.5), ("cap", 1, 0.5), ("ff", 0, 0.0), ("ff", 1, 1.0)]

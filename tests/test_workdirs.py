@@ -135,8 +135,9 @@ def test_a_sweep_leaves_folders_in_use_alone(bot_folder, private_tmp):
         [name] = _folders(private_tmp)
         assert warden.remove_abandoned(str(private_tmp), "arena-bot-") == []
         assert _folders(private_tmp) == [name]
-        (private_tmp / "arena-bot-left-by-a-kill").mkdir()
-        assert warden.remove_abandoned(str(private_tmp), "arena-bot-") == [str(private_tmp / "arena-bot-left-by-a-kill")]
+        left = private_tmp / "arena-bot-left-by-a-kill"
+        left.mkdir()
+        assert warden.remove_abandoned(str(private_tmp), "arena-bot-") == [str(left)]
         assert _folders(private_tmp) == [name]
     finally:
         owner.kill()

@@ -205,12 +205,12 @@ ORDINARY_USER = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from pathlib import Path
-from arena.model import BotSpec, Limits
+from arena.model import BotSpec, Job, Limits
 from arena.bots.isolation import resolve
 from arena.play.match import play_match
-from arena.model import Job
 
-zoo_bot, random_bot, game, processes, timeout = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), float(sys.argv[6])
+zoo_bot, random_bot, game = sys.argv[2], sys.argv[3], sys.argv[4]
+processes, timeout = int(sys.argv[5]), float(sys.argv[6])
 specs = {"bad": BotSpec("bad", (sys.executable, zoo_bot), zoo_bot, "b" * 64),
          "good": BotSpec("good", (sys.executable, random_bot), random_bot, "g" * 64)}
 limits = Limits(startup_timeout=5, move_timeout=timeout, processes=processes)
@@ -394,7 +394,8 @@ def test_the_referee_memory_stays_flat_under_a_huge_line_and_a_stderr_flood(zoo_
     baseline = _referee_peak(tmp_path, zoo_dir / "not_json.py", zoo_game, 1.0)
     line = _referee_peak(tmp_path, zoo_dir / "huge_line.py", zoo_game, 5.0)
     flood = _referee_peak(tmp_path, zoo_dir / "stderr_flood.py", zoo_game, 2.5)
-    assert (baseline["termination"], line["termination"], flood["termination"]) == ("bad_output", "bad_output", "timeout")
+    endings = (baseline["termination"], line["termination"], flood["termination"])
+    assert endings == ("bad_output", "bad_output", "timeout")
     # A 100 MB line and gigabytes of stderr went by; the referee grew by
     # no more than a few megabytes (one line cap and some reads).
     for hostile in (line, flood):

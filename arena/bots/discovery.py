@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from arena.errors import ArenaError
@@ -22,7 +23,7 @@ MANIFEST = "bot.json"
 _IGNORED_SUFFIXES = {".md", ".txt", ".json", ".pyc", ".log"}
 
 
-def discover(folders: list[str | Path]) -> list[BotSpec]:
+def discover(folders: Sequence[str | Path]) -> list[BotSpec]:
     """Every bot in the given folders, sorted by name. Raises ArenaError for
     a missing folder, a broken manifest, no bot at all or two bots with one
     name."""
@@ -49,6 +50,7 @@ def _bot_at(entry: Path) -> BotSpec | None:
     if entry.is_dir():
         manifest = entry / MANIFEST
         return _folder_bot(entry, manifest) if manifest.is_file() else None
+    command: tuple[str, ...]
     if entry.suffix == ".py":
         command = (sys.executable, str(entry.resolve()))
     elif entry.suffix == ".js":

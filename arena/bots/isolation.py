@@ -118,7 +118,7 @@ def _v1_place(mount: str) -> CgroupPlace:
     return CgroupPlace(base, 1)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cgroup_place() -> CgroupPlace | None:
     """Where bot cgroups go on this machine, or None if arena cannot make
     cgroups with a process limit here. Checked once per process by making
@@ -230,7 +230,7 @@ class Box:
             warden.kill_uid(self.uid, deadline)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def network_problem() -> str | None:
     """Why this machine cannot give a bot a network namespace, or None.
     Asked once per process, of a throwaway warden."""
@@ -279,5 +279,6 @@ def prepare(limits, workdir_root: str, workdir_prefix: str) -> Box:
         box.keep_read = not own_user
     if confinement == "cgroup":
         place = cgroup_place()
+        assert place is not None, "check() refuses cgroup confinement where there is no cgroup place"
         box.cgroup_base, box.cgroup_version, box.pids_max = place.base, place.version, limits.processes
     return box

@@ -194,6 +194,7 @@ class BotProcess:
         self._status_lines = LineBuffer(1 << 16)
         self._exit_status: int | None = None
         self._lines = LineBuffer(limits.max_line_bytes)
+        assert self.proc.stdout is not None and self.proc.stdin is not None and self.proc.stderr is not None
         self._stdout_fd = self.proc.stdout.fileno()
         self._stdin_fd = self.proc.stdin.fileno()
         os.set_blocking(self._stdout_fd, False)
@@ -352,7 +353,8 @@ class BotProcess:
         self.box.sweep()
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
-                stream.close()
+                if stream is not None:
+                    stream.close()
             except OSError:
                 pass
         self._drain.join(timeout=1.0)

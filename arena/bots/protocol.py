@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from arena.bots.process import BotProcess
-from arena.errors import BotError, BotProtocolError, IllegalAnswer
+from arena.errors import BotCrashed, BotError, BotProtocolError, IllegalAnswer
+from arena.games.base import Action, State
 from arena.games.dice import stream_seed
-from arena.model import BotSpec, Limits
+from arena.model import BotSpec, Job, Limits
 
 VERSION = 1
 
@@ -65,43 +67,51 @@ class BotSeat:
         self.process: BotProcess | None = None
         self.updates = False
 
-    def start_game(self, job, seat: int, state) -> None:
+    def start_game(self, job: Job, seat: int, state: State) -> None:
         with self._killing_on_failure():
             if self.process is None:
                 self.process = BotProcess(self.spec, self.limits, self.stderr_log)
                 hello = handshake(self.process, self.limits.startup_timeout)
                 self.updates = hello.get("updates", False)
-            self.process.send({
+            self._running().send({
                 "type": "game_start", "game": job.game, "game_id": job.key, "seat": seat,
                 "players": len(job.seats), "options": job.options,
                 "rules": f"seeds/{job.game}.md", "board": state.game.board,
                 "seed": stream_seed(job.seed, f"bot:{seat}"), "state": state.to_json(),
             }, self.limits.move_timeout)
 
-    def decide(self, state, actions: list[dict[str, Any]], timeout: float) -> int:
+    def decide(self, state: State, actions: list[Action], timeout: float) -> int:
         with self._killing_on_failure():
             started = time.monotonic()
-            self.process.send({"type": "decide", "state": state.to_json(), "actions": actions,
-                               "timeout_ms": int(timeout * 1000)}, timeout)
-            answer = self.process.receive(max(0.0, timeout - (time.monotonic() - started)))
+            process = self._running()
+            process.send({"type": "decide", "state": state.to_json(), "actions": actions,
+                          "timeout_ms": int(timeout * 1000)}, timeout)
+            answer = process.receive(max(0.0, timeout - (time.monotonic() - started)))
             try:
                 return parse_action(answer, actions)
             except ValueError as exc:
                 raise IllegalAnswer(str(exc)) from None
 
-    def observe(self, event: dict[str, Any], state) -> None:
+    def observe(self, event: dict[str, Any], state: State) -> None:
         if not self.updates:
             return
         with self._killing_on_failure():
-            self.process.send({"type": "update", "event": public_event(event)},
-                              self.limits.move_timeout)
+            self._running().send({"type": "update", "event": public_event(event)},
+                                 self.limits.move_timeout)
 
-    def end_game(self, state, result: dict[str, Any]) -> None:
+    def end_game(self, state: State, result: dict[str, Any]) -> None:
         if self.process is None:
             return
         with self._killing_on_failure():
             self.process.send({"type": "game_end", "result": result, "state": state.to_json()},
                               self.limits.move_timeout)
+
+    def _running(self) -> BotProcess:
+        """The bot's process, which start_game started (a failure since
+        killed it, and then the game is already lost)."""
+        if self.process is None:
+            raise BotCrashed("the bot's process is gone")
+        return self.process
 
     def close(self) -> None:
         if self.process is not None:
@@ -109,7 +119,7 @@ class BotSeat:
             self.process = None
 
     @contextmanager
-    def _killing_on_failure(self):
+    def _killing_on_failure(self) -> Iterator[None]:
         try:
             yield
         except (BotError, IllegalAnswer):

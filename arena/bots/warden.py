@@ -189,7 +189,7 @@ def remove_abandoned(root: str, prefix: str, remove=None) -> list[str]:
     (see make_owned_folder), with ``remove(path)`` (default: remove_tree);
     returns those removed. A folder in use is never touched: its owner's
     lock cannot be taken."""
-    removed = []
+    removed: list[str] = []
     try:
         names = [name for name in os.listdir(root) if name.startswith(prefix)]
     except OSError:

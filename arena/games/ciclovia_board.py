@@ -145,7 +145,7 @@ def _blocks(ids: dict[tuple[int, int], int]) -> list[dict[str, Any]]:
         for row in range(1, ROWS + 1):
             layout = DOORS[column - 1][row - 1]
             x0, y0 = 3 * column - 2, 3 * row - 2
-            doors = []
+            doors: list[dict[str, Any]] = []
             places = zip(layout, door_cells(column, row), DOOR_POSITIONS)
             for char, (x, y, side), position in places:
                 if char == ".":

@@ -169,7 +169,7 @@ class DetourState(State):
         if phase == OVER:
             return TERMINAL
         if phase == POPOFF_START:
-            return self.owner(self.popoff["loser"])
+            return self.owner(self._popoff()["loser"])
         return self.colour % self.players
 
     def chance_request(self) -> ChanceRequest:
@@ -203,8 +203,14 @@ class DetourState(State):
         if self.phase != OVER:
             raise IllegalAction("the game is not over")
         if self.winner is None:
+            assert self.ending is not None, "a game over without a winner says how it ended"
             return Outcome(winners=(), ending=self.ending)
         return Outcome(winners=(self.winner,), ending="normal")
+
+    def _popoff(self) -> dict[str, Any]:
+        """The pop-off under way (phases POPOFF and POPOFF_START)."""
+        assert self.popoff is not None, "no pop-off is under way"
+        return self.popoff
 
     # ------------------------------------------------------- helpers
 
@@ -252,7 +258,7 @@ class DetourState(State):
     def _pop(self, mover_pop: int, defender_pop: int) -> None:
         """One round of the pop-off: both pop until exactly one pops a 6
         (decision 9)."""
-        popoff = self.popoff
+        popoff = self._popoff()
         popoff["pops"].append([mover_pop, defender_pop])
         won = None
         if mover_pop == SIX and defender_pop != SIX:
@@ -282,6 +288,7 @@ class DetourState(State):
         elif phase == POPOFF_START:
             self._popoff_back(action["start"])
         elif phase == OWN_START:
+            assert self.own is not None, "two own pieces wait to go back"
             mover, other = self.own
             self.own = None
             self._send_both_back(mover, other, action["start"])
@@ -362,7 +369,7 @@ class DetourState(State):
         self._next_move()
 
     def _popoff_back(self, index: int) -> None:
-        popoff = self.popoff
+        popoff = self._popoff()
         self.popoff = None
         loser = popoff["loser"]
         self._send_back(loser, index, "popoff")

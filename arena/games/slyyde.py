@@ -96,6 +96,11 @@ class SlyydeState(State):
             return CHANCE
         if self.phase == OVER:
             return TERMINAL
+        return self._seat()
+
+    def _seat(self) -> int:
+        """The seat whose turn it is: known once the roll-off is over."""
+        assert self.turn is not None, "no seat has the turn during the roll-off"
         return self.turn
 
     def chance_request(self) -> ChanceRequest:
@@ -112,7 +117,8 @@ class SlyydeState(State):
 
     def _compute_legal(self) -> list[Action]:
         if self.phase == MOVE:
-            here = self.positions[self.turn]
+            assert self.die is not None, "a move is chosen after a roll"
+            here = self.positions[self._seat()]
             return [{"move": "roll", "to": forward_target(here, self.die)},
                     {"move": "diagonal", "to": DIAGONAL[here]}]
         if self.phase == BACK6:
@@ -131,7 +137,7 @@ class SlyydeState(State):
 
     def _apply(self, action: Action) -> None:
         self._begin()
-        seat = self.turn
+        seat = self._seat()
         if self.phase == MOVE:
             target = action["to"]
             self._move(seat, target, "diagonal" if action["move"] == "diagonal" else "move")
@@ -146,6 +152,7 @@ class SlyydeState(State):
         scores = (self.rolls[0],) if self.players == 1 else None
         if self.ending == "turn_cap":
             return Outcome((), "turn_cap", scores)
+        assert self.winner is not None, "a game over without a turn cap has a winner"
         return Outcome((self.winner,), "normal", scores)
 
     # ----------------------------------------------------------- JSON
@@ -202,7 +209,7 @@ class SlyydeState(State):
             self.last.append({"cause": "first_player", "seat": self.turn})
 
     def _roll(self, die: int) -> None:
-        seat = self.turn
+        seat = self._seat()
         self.die = die
         self.rolls[seat] += 1
         self.turns += 1
@@ -289,7 +296,7 @@ class SlyydeState(State):
         if self.die == 6:
             self.last.append({"cause": "extra_turn", "seat": self.turn})
         else:
-            self.turn = (self.turn + 1) % self.players
+            self.turn = (self._seat() + 1) % self.players
 
     def _finish(self, seat: int) -> None:
         self.phase = OVER

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from arena import results
 from arena.games import get_game
@@ -330,7 +331,8 @@ class Roundabout:
 
 # ---------------------------------------------------------------- evaluation
 
-HEURISTICS = {"slyyde": Slyyde, "detour": Detour, "ciclovia": Ciclovia, "roundabout": Roundabout}
+HEURISTICS: dict[str, Callable[[dict[str, Any]], Evaluation]] = {
+    "slyyde": Slyyde, "detour": Detour, "ciclovia": Ciclovia, "roundabout": Roundabout}
 _evaluators: dict[str, Evaluation] = {}
 
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Protocol
+from typing import Any, Protocol
 
 from arena.games import GAMES, get_game
-from arena.games.base import State
+from arena.games.base import Game, State
 from arena.house.evaluations import evaluator
 
 
@@ -36,7 +36,8 @@ class Player(Protocol):
 
 
 def serve(name: str, player: Player) -> None:
-    game = None
+    game: Game | None = None
+    reply: dict[str, Any]
     for line in sys.stdin:
         received = time.perf_counter()
         message = json.loads(line)
@@ -50,6 +51,8 @@ def serve(name: str, player: Player) -> None:
             player.start(message["game"], message["seed"])
             continue
         elif kind == "decide":
+            if game is None:
+                continue  # no game has started: nothing sensible to answer
             state = game.state_from_json(message["state"])
             action = state.legal_actions()[player.decide(state, message["timeout_ms"] / 1000, received)]
             offered = message["actions"]

@@ -50,9 +50,10 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from distributed import Client, LocalCluster, as_completed, get_worker
 from distributed.scheduler import KilledWorker
@@ -214,7 +215,7 @@ def _ship_bots(client: Client, matches: list[list[Job]], specs: dict[str, BotSpe
     is ``dict`` on plain data, so any worker can hold it, even one without
     arena (a BotBundle would need arena to be unpickled)."""
     needed = sorted({bot_id for match in matches for job in match for bot_id in job.seats})
-    futures = {}
+    futures: dict[str, Any] = {}
     for bot_id in needed:
         bundle = pack_bot(specs[bot_id])
         futures[bot_id] = client.submit(dict, dataclasses.asdict(bundle), pure=False,
@@ -718,8 +719,8 @@ def _play_match_task(jobs: list[dict[str, Any]], bundles: list[dict[str, Any]], 
             _report_progress(0)
             games = play_match(match, specs, limits, log_root)
             try:
-                for record in games:
-                    records.append(record.to_json())
+                for played in games:
+                    records.append(played.to_json())
                     _report_progress(len(records))
                     if (time.monotonic() - started >= seconds and len(records) % 2 == 0
                             and len(records) < len(match)):

@@ -8,7 +8,8 @@ Replaying the events on a fresh state reproduces the game exactly.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from arena.games.base import CHANCE, Game, IllegalAction, State
 

@@ -16,8 +16,8 @@ import multiprocessing
 import queue
 import signal
 import traceback
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from arena.bots.process import PR_SET_PDEATHSIG
 from arena.errors import ArenaError
@@ -94,7 +94,7 @@ def _collect(results, workers) -> Iterator[GameRecord]:
             dead = [w for w in workers if not w.is_alive() and w.exitcode != 0]
             if dead:
                 raise ArenaError(f"worker {dead[0].name} died (exit code {dead[0].exitcode}); "
-                                 "games it was playing were not stored: run again to resume")
+                                 "games it was playing were not stored: run again to resume") from None
             continue
         if kind == "record":
             yield GameRecord.from_json(payload)

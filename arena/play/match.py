@@ -4,8 +4,8 @@ process reused from game to game, every process gone at the end."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Generator
 from pathlib import Path
-from typing import Iterator
 
 from arena.bots.protocol import BotSeat
 from arena.model import BotSpec, GameRecord, Job, Limits
@@ -20,7 +20,7 @@ def match_log_dir(log_dir: Path, jobs: list[Job]) -> Path:
 
 
 def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits,
-               log_dir: Path | None) -> Iterator[GameRecord]:
+               log_dir: Path | None) -> Generator[GameRecord, None, None]:
     folder = match_log_dir(log_dir, jobs) if log_dir else None
     if folder:
         folder.mkdir(parents=True, exist_ok=True)

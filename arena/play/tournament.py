@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import logging
 import signal
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from arena.bots.discovery import discover
 from arena.bots.process import BotProcess

@@ -9,8 +9,9 @@ from the ratings before the game.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 import elo
 

@@ -35,8 +35,9 @@ first reduced to a table of pairs.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from arena.model import StoredGame
 from arena.results import pairwise_between_bots
