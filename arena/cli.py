@@ -10,6 +10,7 @@ import random
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -136,7 +137,27 @@ def _setup_logging(log_dir: Path) -> None:
     multiprocessing_logging.install_mp_handler(root)
 
 
-@click.group()
+class _OneLineErrors(click.Group):
+    """Usage errors (a missing option, a value out of range) in one line and
+    exit status 2, like every other error, instead of click's usage block."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except click.UsageError as exc:
+            where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+            click.echo(f"Error: {exc.format_message()}{where}", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=_OneLineErrors)
 @click.version_option(package_name="dice-arena")
 def main() -> None:
     """Tournaments between bot processes at Detour, Slyyde, Ciclovia and Roundabout."""
@@ -145,9 +166,9 @@ def main() -> None:
 @main.command()
 @bots_option
 @click.option("--games", "game_names", default="", help="Comma-separated games (default: all).")
-@click.option("--rounds", type=int, default=2, show_default=True,
+@click.option("--rounds", type=click.IntRange(min=1), default=2, show_default=True,
               help="Seat-swapped pairs per pair of bots per game.")
-@click.option("--jobs", type=int, default=os.cpu_count() or 1, show_default=True,
+@click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
               help="Games played at once.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Tournament seed.")
 @limits_options
@@ -207,7 +228,8 @@ def _play_with_progress(plan: Plan, store: Store, runner, limits: Limits, log_di
 @click.argument("bot_a")
 @click.argument("bot_b")
 @click.option("--game", "game_name", required=True, help="The game to play.")
-@click.option("--rounds", type=int, default=1, show_default=True, help="Seat-swapped pairs to play.")
+@click.option("--rounds", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Seat-swapped pairs to play.")
 @click.option("--seed", type=int, default=1, show_default=True)
 @bots_option
 @limits_options
@@ -215,8 +237,6 @@ def _play_with_progress(plan: Plan, store: Store, runner, limits: Limits, log_di
 def match(bot_a, bot_b, game_name, rounds, seed, bot_dirs, move_timeout, startup_timeout):
     """Play BOT_A against BOT_B and print the score (nothing is stored)."""
     get_game(game_name)
-    if rounds < 1:
-        raise ArenaError(f"--rounds must be at least 1, got {rounds}")
     limits = _limits(move_timeout, startup_timeout)
     specs = {spec.name: spec for spec in discover(list(bot_dirs))}
     for name in (bot_a, bot_b):
@@ -302,7 +322,8 @@ def build_leaderboard(db, out):
 @main.command()
 @click.argument("game_name")
 @click.argument("bot_name")
-@click.option("--games", "count", type=int, default=10, show_default=True, help="Solo games to play.")
+@click.option("--games", "count", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Solo games to play.")
 @click.option("--seed", type=int, default=1, show_default=True)
 @bots_option
 @limits_options
@@ -332,7 +353,8 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
 @main.command()
 @click.argument("game_name")
 @click.option("--bot", "bot_name", required=True, help="The bot to play against.")
-@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 moves first after the roll-off).")
+@click.option("--seat", type=click.IntRange(0, 1), default=0, show_default=True,
+              help="Your seat (0 or 1; the rules document says who starts).")
 @click.option("--seed", type=int, default=None, help="Dice seed (default: random).")
 @bots_option
 @limits_options
@@ -344,8 +366,6 @@ def play(game_name, bot_name, seat, seed, bot_dirs, move_timeout, startup_timeou
     from arena.play.referee import Seat, play_game
 
     game = get_game(game_name)
-    if seat not in (0, 1):
-        raise ArenaError(f"--seat must be 0 or 1, got {seat}")
     specs = {spec.name: spec for spec in discover(list(bot_dirs))}
     if bot_name not in specs:
         raise ArenaError(f"unknown bot: {bot_name!r} (available: {', '.join(sorted(specs))})")

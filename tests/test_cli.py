@@ -91,11 +91,14 @@ def test_bots_lists_each_bot_and_why_one_is_unusable(workdir):
 @pytest.mark.parametrize("args, message", [
     (["tournament", "--bots", "nowhere"], "bots folder does not exist: 'nowhere'"),
     (["tournament", "--games", "chess"], "unknown game: 'chess' (available: "),
-    (["tournament", "--rounds", "0"], "--rounds must be at least 1, got 0"),
+    (["tournament", "--rounds", "0"], "Invalid value for '--rounds': 0 is not in the range x>=1."),
     (["tournament", "--bots", "empty"], "no bots found in empty"),
     (["standings"], "no results database at 'arena.db'"),
     (["match", "alpha", "zeta", "--game", "slyyde"], "unknown bot: 'zeta'"),
-    (["solo", "slyyde", "alpha", "--games", "0"], "--games must be at least 1, got 0"),
+    (["solo", "slyyde", "alpha", "--games", "0"], "Invalid value for '--games': 0 is not in the range x>=1."),
+    (["match", "alpha", "beta"], "Missing option '--game'."),
+    (["play", "slyyde", "--bot", "alpha", "--seat", "2"], "Invalid value for '--seat': 2 is not in the range 0<=x<=1."),
+    (["tournament", "--no-such-option"], "No such option"),
 ])
 def test_bad_input_is_one_line_and_a_non_zero_exit(workdir, args, message):
     (workdir / "empty").mkdir()

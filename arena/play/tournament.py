@@ -78,8 +78,6 @@ class Plan:
 
 def plan_tournament(bot_dirs: list[Path], games: list[str] | None, rounds: int, seed: int,
                     limits: Limits) -> Plan:
-    if rounds < 1:
-        raise ArenaError(f"--rounds must be at least 1, got {rounds}")
     for name in games or []:
         get_game(name)
     probes = probe_bots(discover(bot_dirs), limits)
@@ -129,8 +127,6 @@ def _interrupt(signum, frame) -> None:
 
 def plan_solo_series(bot_dir_specs: list[BotSpec], bot_name: str, game: str, count: int,
                      seed: int) -> tuple[list[Job], BotSpec]:
-    if count < 1:
-        raise ArenaError(f"--games must be at least 1, got {count}")
     found = {spec.name: spec for spec in bot_dir_specs}
     if bot_name not in found:
         raise ArenaError(f"unknown bot: {bot_name!r} (available: {', '.join(sorted(found))})")
