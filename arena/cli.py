@@ -20,6 +20,7 @@ from arena.errors import ArenaError
 from arena.games import get_game
 from arena.games.base import InvalidOptions
 from arena.model import Job, Limits
+from arena.play.executors import Executor
 from arena.play.match import play_match
 from arena.play.plan import plan_round_robin
 from arena.play.tournament import (
@@ -191,9 +192,7 @@ def tournament(bot_dirs, game_names, rounds, jobs, seed, move_timeout, startup_t
 
     limits = _limits(move_timeout, startup_timeout)
     games = [g.strip() for g in game_names.split(",") if g.strip()] or None
-    runner = make_executor(executor, jobs, scheduler_address, worker_timeout)
-    if hasattr(runner, "notify"):
-        runner.notify = _say
+    runner = make_executor(executor, jobs, scheduler_address, worker_timeout, notify=_say)
     with Store(db, writer=True) as store:
         plan = plan_tournament(list(bot_dirs), games, rounds, seed, limits)
         for probe in plan.unusable:
@@ -201,16 +200,11 @@ def tournament(bot_dirs, game_names, rounds, jobs, seed, move_timeout, startup_t
         _setup_logging(log_dir)
         done = store.stored_keys()
         missing = sum(1 for job in plan.jobs if job.key not in done)
-        where = runner.describe() if hasattr(runner, "describe") else _jobs(runner.jobs)
         click.echo(f"{len(plan.jobs)} games planned, {len(plan.jobs) - missing} already stored, "
-                   f"{missing} to play on {where}", err=True)
+                   f"{missing} to play on {runner.describe()}", err=True)
         _play_with_progress(plan, store, runner, limits, log_dir, missing)
         index = leaderboard.build(store, out)
     click.echo(f"leaderboard: {index}")
-
-
-def _jobs(count: int) -> str:
-    return f"{count} job" if count == 1 else f"{count} jobs"
 
 
 def _say(message: str) -> None:
@@ -218,7 +212,8 @@ def _say(message: str) -> None:
     click.echo(("\r\033[K" if sys.stderr.isatty() else "") + message, err=True)
 
 
-def _play_with_progress(plan: Plan, store: Store, runner, limits: Limits, log_dir: Path, missing: int) -> None:
+def _play_with_progress(plan: Plan, store: Store, runner: Executor, limits: Limits, log_dir: Path,
+                        missing: int) -> None:
     with click.progressbar(length=missing, label="games", show_eta=True, show_pos=True,
                            file=sys.stderr) as bar:
         play_missing(plan, store, runner, limits, log_dir, on_game=lambda record: bar.update(1))

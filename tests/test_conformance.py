@@ -31,6 +31,7 @@ def variant_id(variant):
     return f"{name}-{players}p{suffix}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
 def test_random_games_end_and_replay(variant):
     name, players, options = variant

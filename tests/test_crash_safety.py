@@ -28,6 +28,9 @@ from support import ARENA, arena, arena_environment, random_bots
 
 from arena.store import SCHEMA_VERSION
 
+# Whole tournaments in real processes: the slow set (-m "not slow" leaves it out).
+pytestmark = pytest.mark.slow
+
 ROUNDS = 4
 PLANNED = 3 * 2 * ROUNDS  # three bots: three pairs, seat-swapped, each round
 BOTS = ["crashsafe_a", "crashsafe_b", "crashsafe_c"]

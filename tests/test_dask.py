@@ -34,6 +34,9 @@ from arena.bots.protocol import handshake
 from arena.errors import ArenaError
 from arena.model import Limits
 
+# Whole tournaments in real processes: the slow set (-m "not slow" leaves it out).
+pytestmark = pytest.mark.slow
+
 TOURNAMENT = ["tournament", "--games", "slyyde", "--rounds", "4", "--jobs", "2", "--seed", "7",
               "--move-timeout", "20", "--startup-timeout", "60"]  # generous: a busy machine forfeits nothing
 PLANNED = 24  # 3 bots: 3 pairs x 4 rounds x 2 seats
@@ -362,18 +365,21 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
             finally:
                 cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
             names = {info["name"]: address for address, info in client.scheduler_info()["workers"].items()}
-            victim, survivor = cluster.workers[0], names["w1"]
             run = start_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask",
                               "--scheduler", cluster.address, cwd=tmp_path)
             try:
                 def playing_a_match():  # not merely starting each bot once, as it does first
-                    keys = client.processing(workers=[names["w0"]])[names["w0"]]
-                    if any(str(key).startswith("arena-match-") for key in keys):
-                        return bots_under(victim.pid), keys
+                    for number, process in enumerate(cluster.workers):
+                        address = names[f"w{number}"]
+                        keys = client.processing(workers=[address])[address]
+                        playing = bots_under(process.pid)
+                        if playing and any(str(key).startswith("arena-match-") for key in keys):
+                            return number, playing, keys
                     return None
 
-                playing, in_progress = wait_for(lambda: (lambda found: found if found and found[0] else None)(
-                    playing_a_match()), 120, "a match's bots on the first worker")
+                # Whichever worker is first seen playing a match is killed.
+                number, playing, in_progress = wait_for(playing_a_match, 120, "a match's bots on a worker")
+                victim, dead, survivor = cluster.workers[number], f"w{number}", names[f"w{1 - number}"]
                 commands = [command_line(pid) for pid in playing]
                 os.killpg(victim.pid, signal.SIGKILL)
                 victim.wait(timeout=10)
@@ -384,7 +390,7 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
             client.close()
     # The loss was said, in the terminal and in the log, with what it cost.
     lost = [line for line in err.splitlines()
-            if line.startswith(f"dask worker {names['w0']} (w0) was lost while playing arena-match-")]
+            if line.startswith(f"dask worker {names[dead]} ({dead}) was lost while playing arena-match-")]
     assert lost and all(re.search(r": the part is played again on another worker, which costs the "
                                   r"\d+ games? it had finished there$", line) for line in lost), err
     # Every planned game is stored, once, exactly as the local executor played it.
@@ -403,11 +409,11 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
         assert not any(str(bots) in part for part in command)
         shipped = Path(next(part for part in command if "/arena-bots-" in part))
         cache = next(folder for folder in shipped.parents if folder.name.startswith("arena-bots-"))
-        assert cache.parent == tmp_path / "w0-home" / "tmp"
+        assert cache.parent == tmp_path / f"{dead}-home" / "tmp"
         assert {folder.name for folder in cache.iterdir()} <= hashes
     # The next worker process to unpack bots there removes it, and its own
     # folder goes when it exits.
-    unpack = "from arena.play.dask_executor import _bot_cache; print(_bot_cache())"
+    unpack = "from arena.play.dask_worker import _bot_cache; print(_bot_cache())"
     unpacking = subprocess.run([sys.executable, "-c", unpack],
                                env=dict(os.environ, TMPDIR=str(cache.parent)), capture_output=True, text=True,
                                check=True)
@@ -563,11 +569,11 @@ def test_the_install_hint_installs_this_project_with_the_dask_extra(tmp_path):
     import shlex
 
     import arena
-    from arena.play.dask_executor import _INSTALL_HINT, WORKER_INSTALL
+    from arena.play.dask_worker import INSTALL_HINT, WORKER_INSTALL
     from arena.play.executors import DASK_INSTALL_HINT
 
     assert DASK_INSTALL_HINT == f"{WORKER_INSTALL} in arena's checkout"
-    assert _INSTALL_HINT.endswith(f": {WORKER_INSTALL} in arena's checkout")
+    assert INSTALL_HINT.endswith(f": {WORKER_INSTALL} in arena's checkout")
     command = shlex.split(WORKER_INSTALL)
     assert command[:2] == ["pip", "install"]
     report = tmp_path / "report.json"
@@ -611,7 +617,7 @@ def test_a_failed_task_is_one_line_naming_the_match(error, message):
 
 
 def test_a_shipped_bot_runs_from_its_bundle_after_the_original_is_gone(tmp_path):
-    from arena.play.dask_executor import pack_bot, unpack_bot
+    from arena.bots.bundle import pack_bot, unpack_bot
 
     specs = discover([make_bots(tmp_path / "bots")])
     bundles = [pack_bot(spec) for spec in specs]
@@ -637,7 +643,7 @@ def test_a_shipped_bot_runs_from_its_bundle_after_the_original_is_gone(tmp_path)
 def test_every_bundled_bot_runs_shipped_alone(tmp_path):
     """What a worker gets is the bot's own files: the house bots need
     nothing from the bots folder beside them (the arena package is there)."""
-    from arena.play.dask_executor import pack_bot, unpack_bot
+    from arena.bots.bundle import pack_bot, unpack_bot
 
     for spec in discover([REPO / "bots"]):
         shipped = unpack_bot(pack_bot(spec), tmp_path / "cache")
@@ -650,7 +656,7 @@ def test_every_bundled_bot_runs_shipped_alone(tmp_path):
 
 
 def test_a_bot_damaged_in_transit_or_changed_since_discovery_is_refused(tmp_path):
-    from arena.play.dask_executor import pack_bot, unpack_bot
+    from arena.bots.bundle import pack_bot, unpack_bot
 
     bots = tmp_path / "bots"
     bots.mkdir()

@@ -10,6 +10,7 @@ of its own (TMPDIR), so it sees only its own bots' folders.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import signal
@@ -111,7 +112,8 @@ def test_folders_of_a_warden_killed_outright_are_removed_by_the_next_start(insta
     time.sleep(instant)
     os.kill(referee.pid, signal.SIGSTOP)  # so it starts no warden while its wardens are killed
     for pid in process_table.mentioning(str(bot_folder)):
-        os.kill(pid, signal.SIGKILL)  # the referee, its warden and the bot: nobody can clean up
+        with contextlib.suppress(ProcessLookupError):  # one may have ended since the listing
+            os.kill(pid, signal.SIGKILL)  # the referee, its warden and the bot: nobody can clean up
     _reap(referee)
     # The bot dies with its warden (its parent-death signal).
     assert process_table.wait_until_none(str(bot_folder), timeout=10) == {}

@@ -445,6 +445,7 @@ TOURNAMENT_ZOO = ["hang_at_start", "exit_at_start", "orphans", "fork_bomb", "hug
                   "memory_hog", "close_stdout", "busy_loop", "not_offered"]
 
 
+@pytest.mark.slow
 def test_a_tournament_full_of_bad_bots_finishes(zoo_dir, zoo_game, process_table, tmp_path):
     bots = tmp_path / "bots"
     bots.mkdir()

@@ -59,7 +59,7 @@ def _bot_at(entry: Path) -> BotSpec | None:
         command = (str(entry.resolve()),)
     else:
         return None
-    return BotSpec(entry.stem, command, str(entry.resolve()), hash_files([entry]))
+    return BotSpec(entry.stem, command, str(entry.resolve()), content_hash(entry))
 
 
 def _folder_bot(folder: Path, manifest: Path) -> BotSpec:
@@ -72,17 +72,26 @@ def _folder_bot(folder: Path, manifest: Path) -> BotSpec:
         raise ArenaError(f"bad manifest {str(manifest)!r}: {exc}") from None
     root = folder.resolve()
     resolved = tuple(str(root / part) if (root / part).exists() else part for part in command)
-    files = sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    return BotSpec(folder.name, resolved, str(root), hash_files(files, root=folder))
+    return BotSpec(folder.name, resolved, str(root), content_hash(folder))
 
 
-def hash_files(files: list[Path], root: Path | None = None) -> str:
+def bot_files(path: Path) -> list[Path]:
+    """The files that make the bot at ``path``: the file itself, or every
+    file of a folder bot (compiled caches left out), in a fixed order."""
+    if not path.is_dir():
+        return [path]
+    return sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+def content_hash(path: Path) -> str:
     """A bot's version: SHA-256 over its files' contents (and, for a folder
-    bot, their paths relative to ``root``)."""
+    bot, their paths relative to the folder). Wherever the files are copied,
+    the same files give the same hash."""
+    folder = path.is_dir()
     digest = hashlib.sha256()
-    for path in files:
-        if root is not None:
-            digest.update(str(path.relative_to(root)).encode() + b"\0")
-        digest.update(path.read_bytes())
+    for file in bot_files(path):
+        if folder:
+            digest.update(str(file.relative_to(path)).encode() + b"\0")
+        digest.update(file.read_bytes())
         digest.update(b"\0")
     return digest.hexdigest()

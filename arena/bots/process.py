@@ -31,7 +31,6 @@ from arena.bots import isolation, warden
 from arena.errors import ArenaError, BotCrashed, BotProtocolError, BotTimeout
 from arena.model import BotSpec, Limits
 
-PR_SET_PDEATHSIG = 1
 WARDEN = Path(warden.__file__)
 MAX_DEPTH = 64
 _READ_CHUNK = 65536
@@ -362,10 +361,6 @@ class BotProcess:
         os.close(self._status_fd)
         if self.workdir:
             warden.remove_tree(self.workdir)
-
-    @property
-    def stderr_dropped(self) -> int:
-        return self._drain.dropped
 
 
 def _bot_environment() -> dict[str, str]:

@@ -158,7 +158,6 @@ class Game:
     min_players: int
     max_players: int
     turn_cap: int
-    has_chance: bool
     state_class: type[State]
     board: dict[str, Any]
     options: dict[str, str] = field(default_factory=dict)

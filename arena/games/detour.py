@@ -476,7 +476,6 @@ GAME = Game(
     min_players=2,
     max_players=4,
     turn_cap=TURN_CAP,
-    has_chance=True,
     state_class=DetourState,
     board=BOARD,
     options={"pieces": "pieces per player, 2 (default) or 4 (two colours; two players only)"},

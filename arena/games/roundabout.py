@@ -679,7 +679,6 @@ GAME = Game(
     min_players=2,
     max_players=4,
     turn_cap=TURN_CAP,
-    has_chance=True,
     state_class=RoundaboutState,
     board=BOARD,
     options={},

@@ -327,7 +327,6 @@ GAME = Game(
     min_players=1,
     max_players=4,
     turn_cap=TURN_CAP,
-    has_chance=True,
     state_class=SlyydeState,
     board=BOARD,
     options={"first_player": "the seat that starts, skipping the roll-off; tournaments "

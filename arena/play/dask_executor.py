@@ -9,12 +9,10 @@ and a game that reaches the client twice is stored once (the store ignores a
 key it already holds).
 
 Workers share no filesystem with the client. Each bot is packed once into a
-``BotBundle`` (its files and a command free of this machine's paths) and
-shipped as a small Dask task keyed by the bot's content hash, so the
-scheduler can hand it to any worker, and rebuild it if the worker holding it
-dies. A worker process unpacks a bundle once into a folder of its own,
-checks the files against the content hash, and rewrites the command: a
-``.py`` bot run with the client's Python runs with the worker's.
+``BotBundle`` (arena.bots.bundle) and shipped as a small Dask task keyed by
+the bot's content hash, so the scheduler can hand it to any worker, and
+rebuild it if the worker holding it dies. A worker process unpacks a bundle
+once into a folder of its own.
 
 Dask worker processes are daemonic, so they cannot start multiprocessing
 children; bots are started with ``subprocess``, which they can. Logging does
@@ -23,7 +21,7 @@ not cross machines (multiprocessing-logging needs fork): a task captures what
 bots' stderr logs come back as bytes; the client writes both where the local
 executor would have.
 
-The task functions live in this module, so arena (with the ``dask`` extra)
+The task functions live in arena.play.dask_worker, so arena (with the ``dask`` extra)
 must be installed on the scheduler, which unpickles the task graph, and on
 every worker, at the same version as the client. A worker without it could
 not even read a task, so the client checks each worker as it joins with
@@ -36,41 +34,32 @@ the next run.
 
 from __future__ import annotations
 
-import atexit
 import dataclasses
 import logging
-import os
 import pkgutil
 import platform
-import shutil
 import signal
 import socket
-import sys
-import tempfile
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
-from distributed import Client, LocalCluster, as_completed, get_worker
+from distributed import Client, LocalCluster, as_completed
 from distributed.scheduler import KilledWorker
 
 import arena
-from arena.bots import warden
-from arena.bots.discovery import hash_files
+from arena.bots.bundle import pack_bot, safe_relative
 from arena.errors import ArenaError
 from arena.model import BotSpec, GameRecord, Job, Limits
-from arena.play.match import match_log_dir, play_match
+from arena.play.dask_worker import INSTALL_HINT, PROGRESS_TOPIC, play_match_task, probe_task
+from arena.play.match import match_log_dir
 
 log = logging.getLogger(__name__)
 
-# The distribution is not on PyPI: it installs from arena's checkout (or a wheel built there).
-WORKER_INSTALL = "pip install --find-links vendor '.[dask]'"
-_INSTALL_HINT = ("arena must be installed, at the same version as here, on the scheduler and on "
-                 f"every worker: {WORKER_INSTALL} in arena's checkout")
 
 
 class DaskExecutor:
@@ -91,13 +80,13 @@ class DaskExecutor:
     can take them, the run fails with one line saying why."""
 
     def __init__(self, jobs: int, scheduler: str | None = None, task_seconds: float = 5.0,
-                 worker_timeout: float = 60.0) -> None:
+                 worker_timeout: float = 60.0, notify: Callable[[str], None] = lambda message: None) -> None:
         if jobs < 1:
             raise ArenaError(f"--jobs must be at least 1, got {jobs}")
         self.scheduler = scheduler
         self.task_seconds = task_seconds
         self.worker_timeout = worker_timeout
-        self.notify: Callable[[str], None] = lambda message: None
+        self.notify = notify
         self._jobs = jobs
         self._cluster_threads: int | None = None
 
@@ -206,7 +195,6 @@ def _dashboard_link(client: Client) -> str | None:
 # -- the client's side ------------------------------------------------------------
 
 _TICK = 0.5  # seconds between looks at the cluster's workers
-_PROGRESS = "arena-progress"  # the event topic where tasks count the games they finished
 
 
 def _ship_bots(client: Client, matches: list[list[Job]], specs: dict[str, BotSpec]) -> dict[str, Any]:
@@ -288,7 +276,7 @@ class _Session:
         self.completed = as_completed([], loop=client.loop)
 
     def play(self) -> Iterator[GameRecord]:
-        self.client.subscribe_topic(_PROGRESS, self._on_progress)
+        self.client.subscribe_topic(PROGRESS_TOPIC, self._on_progress)
         try:
             next_look = 0.0
             while self.queue or self.pending:
@@ -309,7 +297,7 @@ class _Session:
             try:
                 if self.pending or self.probing:
                     self.client.cancel([*self.pending, *self.probing])
-                self.client.unsubscribe_topic(_PROGRESS)
+                self.client.unsubscribe_topic(PROGRESS_TOPIC)
             except Exception:  # the scheduler is gone: nothing left to cancel
                 pass
 
@@ -344,7 +332,7 @@ class _Session:
 
     def _submit(self, part: _Part, jobs: list[Job], allowed: frozenset[str]) -> None:
         future = self.client.submit(
-            _play_match_task, [job.to_json() for job in jobs], [self.bundles[b] for b in part.bots],
+            play_match_task, [job.to_json() for job in jobs], [self.bundles[b] for b in part.bots],
             self.limits, self.log_dir is not None, self.level, self.executor.task_seconds,
             arena.__version__, key=part.task_key, pure=False, workers=sorted(allowed),
             allow_other_workers=False)
@@ -413,7 +401,7 @@ class _Session:
                 continue
             log.info("%s joined (Python %s, arena %s): starting each bot once there",
                      label, python[address], version[address])
-            future = self.client.submit(_probe_task, list(self.bundles.values()), self.limits,
+            future = self.client.submit(probe_task, list(self.bundles.values()), self.limits,
                                         key=f"arena-probe-{self.run_id}-{address}", pure=False,
                                         workers=[address], allow_other_workers=False)
             self.probing[future] = address
@@ -491,9 +479,9 @@ def _environment_problem(python: Any, executable: Any, version: Any) -> str | No
     if isinstance(python, BaseException):
         return f"it did not say which Python it runs ({_one_line(python)})"
     if isinstance(version, BaseException):
-        return f"its {where} cannot import arena ({_one_line(version)}); {_INSTALL_HINT}"
+        return f"its {where} cannot import arena ({_one_line(version)}); {INSTALL_HINT}"
     if version != arena.__version__:
-        return f"it runs arena {version}, this machine {arena.__version__}; {_INSTALL_HINT}"
+        return f"it runs arena {version}, this machine {arena.__version__}; {INSTALL_HINT}"
     if python.split(".")[:2] != platform.python_version().split(".")[:2]:
         return (f"it runs {where}, this machine Python {platform.python_version()}: "
                 "arena's tasks need the same Python minor version")
@@ -513,7 +501,7 @@ def _result(future, key: str, what: str | None = None) -> Any:
         raise ArenaError(f"the dask cluster dropped {what} ({_one_line(exc)}); "
                          "its games were not stored: run again to resume") from None
     except Exception as exc:  # whatever the task raised on the worker
-        hint = f"; {_INSTALL_HINT}" if _looks_like_environment(exc) else ""
+        hint = f"; {INSTALL_HINT}" if _looks_like_environment(exc) else ""
         raise ArenaError(f"{what} failed on the cluster: {type(exc).__name__}: "
                          f"{_one_line(exc)}{hint}") from None
 
@@ -529,13 +517,13 @@ def _receive(result: dict[str, Any], part: _Part, log_dir: Path | None) -> Itera
     folder = match_log_dir(log_dir, part.match) if log_dir is not None else None
     if folder is not None:
         for relative, content in result["bot_logs"]:
-            path = folder / _safe_relative(relative)
+            path = folder / safe_relative(relative)
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "ab") as handle:
                 handle.write(content)
     log.info("match %s: %d games played on %s", part.name, len(result["records"]), result["worker"])
     for data in result["records"]:
-        data["logs"] = [None if rel is None or folder is None else str(folder / _safe_relative(rel))
+        data["logs"] = [None if rel is None or folder is None else str(folder / safe_relative(rel))
                         for rel in data["logs"]]
         yield GameRecord.from_json(data)
 
@@ -547,268 +535,3 @@ def _looks_like_environment(exc: BaseException) -> bool:
 def _one_line(exc: BaseException) -> str:
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
     return " ".join(lines) if lines else type(exc).__name__
-
-
-# -- bots without a shared filesystem ---------------------------------------------
-
-_PYTHON, _BOT, _ARG = "python", "bot", "arg"
-
-
-@dataclasses.dataclass(frozen=True)
-class BotBundle:
-    """A bot's files and its command, free of this machine's paths.
-
-    ``files`` holds (path relative to the bot folder, mode, bytes); a one-file
-    bot has one entry named after the file. Each command part is ``(python,
-    "")`` for the referee's Python, ``(bot, relative path)`` for a file of the
-    bot, or ``(arg, text)`` kept as it is.
-    """
-
-    name: str
-    content_hash: str
-    entry: str
-    folder: bool
-    files: tuple[tuple[str, int, bytes], ...]
-    command: tuple[tuple[str, str], ...]
-
-    @property
-    def bot_id(self) -> str:
-        return BotSpec(self.name, (), "", self.content_hash).bot_id
-
-    @classmethod
-    def from_plain(cls, data: dict[str, Any]) -> BotBundle:
-        """The bundle from ``dataclasses.asdict``, as it travels."""
-        return cls(data["name"], data["content_hash"], data["entry"], data["folder"],
-                   tuple((path, mode, content) for path, mode, content in data["files"]),
-                   tuple((kind, value) for kind, value in data["command"]))
-
-
-def pack_bot(spec: BotSpec) -> BotBundle:
-    """Read a bot's files; refuse a bot whose files changed since discovery,
-    since its content hash, which names its version, would no longer say what
-    is played."""
-    root = Path(spec.path)
-    folder = root.is_dir()
-    paths = _bot_files(root) if folder else [root]
-    try:
-        digest = hash_files(paths, root=root) if folder else hash_files(paths)
-        files = tuple((str(PurePosixPath(*p.relative_to(root).parts)) if folder else root.name,
-                       p.stat().st_mode & 0o777, p.read_bytes()) for p in paths)
-    except OSError as exc:
-        raise ArenaError(f"cannot read bot {spec.name!r}: {exc}") from None
-    if digest != spec.content_hash:
-        raise ArenaError(f"bot {spec.name!r} changed since it was checked "
-                         f"(content hash {digest[:12]}, expected {spec.content_hash[:12]}): run again")
-    command = tuple(_portable(part, spec.path) for part in spec.command)
-    return BotBundle(spec.name, spec.content_hash, root.name, folder, files, command)
-
-
-def _portable(part: str, bot_path: str) -> tuple[str, str]:
-    if part == sys.executable:
-        return (_PYTHON, "")
-    if part == bot_path:
-        return (_BOT, "")
-    if part.startswith(bot_path.rstrip(os.sep) + os.sep):
-        return (_BOT, str(PurePosixPath(*Path(part).relative_to(bot_path).parts)))
-    return (_ARG, part)
-
-
-def unpack_bot(bundle: BotBundle, cache: Path) -> BotSpec:
-    """The bot as a spec runnable here: its files under ``cache`` (unpacked
-    once per content hash, checked against it) and its command rewritten."""
-    home = cache / bundle.content_hash / bundle.entry
-    if not home.exists():
-        _unpack(bundle, cache, home)
-    command = []
-    for kind, value in bundle.command:
-        if kind == _PYTHON:
-            command.append(sys.executable)
-        elif kind == _BOT:
-            command.append(str(home / _safe_relative(value)) if value else str(home))
-        else:
-            command.append(value)
-    return BotSpec(bundle.name, tuple(command), str(home), bundle.content_hash)
-
-
-def _unpack(bundle: BotBundle, cache: Path, home: Path) -> None:
-    cache.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".unpack-", dir=cache))
-    try:
-        target = staging / bundle.entry
-        for relative, mode, content in bundle.files:
-            path = target / _safe_relative(relative) if bundle.folder else target
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(content)
-            path.chmod(mode)
-        if bundle.folder:
-            for path in [target, *target.rglob("*")]:
-                if path.is_dir():
-                    path.chmod(0o755)  # whatever the umask: the bot may run as another user
-        paths = _bot_files(target) if bundle.folder else [target]
-        digest = hash_files(paths, root=target) if bundle.folder else hash_files(paths)
-        if digest != bundle.content_hash:
-            raise ArenaError(f"bot {bundle.name!r} arrived damaged (content hash {digest[:12]}, "
-                             f"expected {bundle.content_hash[:12]})")
-        home.parent.mkdir(parents=True, exist_ok=True)
-        home.parent.chmod(0o711)
-        try:
-            os.rename(target, home)
-        except OSError:
-            if not home.exists():  # else another task unpacked the same bot first
-                raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-
-
-def _bot_files(folder: Path) -> list[Path]:
-    """The files of a folder bot, as discovery hashes them."""
-    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-
-
-def _safe_relative(relative: str) -> Path:
-    path = PurePosixPath(relative)
-    if path.is_absolute() or ".." in path.parts or not path.parts:
-        raise ArenaError(f"refusing a path outside its folder: {relative!r}")
-    return Path(*path.parts)
-
-
-# -- the worker's side ------------------------------------------------------------
-
-
-def _probe_task(bundles: list[dict[str, Any]], limits: Limits) -> dict[str, str | None]:
-    """Runs on a worker before it is given any match: start every bot once
-    and shake hands, as the client did. A bot that fails here cannot play
-    here; that is this worker's problem, not a game the bot lost."""
-    from arena.play.tournament import probe_bots
-
-    cache = _bot_cache()
-    specs = [unpack_bot(BotBundle.from_plain(bundle), cache) for bundle in bundles]
-    return {probe.spec.bot_id: probe.problem for probe in probe_bots(specs, limits)}
-
-
-def _report_progress(games: int) -> None:
-    """Tell the client, through a Dask event, how many games this part has
-    finished, so that a lost worker's cost can be told."""
-    try:
-        worker = get_worker()
-    except ValueError:  # not on a worker (called directly)
-        return
-    worker.log_event(_PROGRESS, {"key": worker.get_current_task(), "games": games,
-                                 "worker": worker.address})
-
-
-def _play_match_task(jobs: list[dict[str, Any]], bundles: list[dict[str, Any]], limits: Limits,
-                     want_logs: bool, log_level: int, seconds: float, version: str) -> dict[str, Any]:
-    """Runs on a worker: play the match's games for about ``seconds`` (whole
-    seat-swapped pairs), return their records, the jobs left and the logs."""
-    where = _worker_name()
-    if arena.__version__ != version:
-        raise ArenaError(f"worker {where} runs arena {arena.__version__}, the client {version}; "
-                         + _INSTALL_HINT)
-    started = time.monotonic()
-    with _CapturedLogs(log_level) as captured:
-        local = _local_directory()
-        cache = _bot_cache()
-        specs = {b.bot_id: unpack_bot(b, cache) for b in map(BotBundle.from_plain, bundles)}
-        match = [Job.from_json(job) for job in jobs]
-        log.info("playing %d %s games (%s) on worker %s", len(match), match[0].game,
-                 " vs ".join(specs[b].name for b in match[0].seats), where)
-        log_root = Path(tempfile.mkdtemp(prefix="arena-logs-", dir=local)) if want_logs else None
-        try:
-            records = []
-            _report_progress(0)
-            games = play_match(match, specs, limits, log_root)
-            try:
-                for played in games:
-                    records.append(played.to_json())
-                    _report_progress(len(records))
-                    if (time.monotonic() - started >= seconds and len(records) % 2 == 0
-                            and len(records) < len(match)):
-                        break
-            finally:
-                games.close()
-            bot_logs = []
-            if log_root is not None:
-                folder = match_log_dir(log_root, match)
-                for record in records:
-                    record["logs"] = [None if p is None else Path(p).relative_to(folder).as_posix()
-                                      for p in record["logs"]]
-                bot_logs = [(p.relative_to(folder).as_posix(), p.read_bytes())
-                            for p in sorted(folder.rglob("*")) if p.is_file()]
-        finally:
-            if log_root is not None:
-                shutil.rmtree(log_root, ignore_errors=True)
-    return {"records": records, "rest": jobs[len(records):], "bot_logs": bot_logs,
-            "log_records": captured.records, "worker": where}
-
-
-def _worker_name() -> str:
-    try:
-        return get_worker().address
-    except ValueError:  # not on a worker (called directly)
-        return f"pid {os.getpid()}"
-
-
-_cache_lock = threading.Lock()
-_cache: list[Path] = []
-
-
-BOT_CACHE_PREFIX = "arena-bots-"
-
-
-def _bot_cache() -> Path:
-    """Where this worker process unpacks bots: a folder of its own in the
-    temporary directory, removed when the process exits, and locked while it
-    lives (arena.bots.warden.make_owned_folder), so the folders of workers that
-    were killed outright are removed by the next worker to start here.
-    Other users may pass through it (not list it), so that a bot run as a
-    user of its own (``--isolation user``) can read its files; Dask's worker
-    directory, where the logs go, stays private."""
-    with _cache_lock:
-        if not _cache:
-            root = tempfile.gettempdir()
-            for path in warden.remove_abandoned(root, BOT_CACHE_PREFIX):
-                log.info("removed %s, left by a worker that was killed", path)
-            made, _lock = warden.make_owned_folder(root, BOT_CACHE_PREFIX)
-            os.chmod(made, 0o711)
-            atexit.register(warden.remove_tree, made)
-            _cache.append(Path(made))
-        return _cache[0]
-
-
-def _local_directory() -> Path:
-    try:
-        return Path(get_worker().local_directory)
-    except ValueError:  # not on a worker (called directly)
-        return Path(tempfile.gettempdir())
-
-
-class _CapturedLogs(logging.Handler):
-    """Collects, as plain dicts, what ``arena`` loggers say in this thread
-    (a worker runs several tasks at once, one per thread)."""
-
-    def __init__(self, level: int) -> None:
-        super().__init__(level)
-        self.thread = threading.get_ident()
-        self.records: list[dict[str, Any]] = []
-        self.logger = logging.getLogger("arena")
-
-    def __enter__(self) -> _CapturedLogs:
-        if self.logger.getEffectiveLevel() > self.level:
-            self.logger.setLevel(self.level)
-        self.logger.addHandler(self)
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.logger.removeHandler(self)
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if record.thread != self.thread:
-            return
-        self.records.append({
-            "name": record.name, "levelno": record.levelno, "levelname": record.levelname,
-            "msg": record.getMessage(), "created": record.created, "msecs": record.msecs,
-            "processName": f"dask-worker {_worker_name()}", "threadName": record.threadName,
-            "exc_text": (logging.Formatter().formatException(record.exc_info)
-                         if record.exc_info else record.exc_text),
-        })

@@ -16,10 +16,11 @@ import multiprocessing
 import queue
 import signal
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Protocol
 
-from arena.bots.process import PR_SET_PDEATHSIG
+from arena.bots.warden import PR_SET_PDEATHSIG
 from arena.errors import ArenaError
 from arena.model import BotSpec, GameRecord, Job, Limits
 from arena.play.match import play_match
@@ -31,8 +32,29 @@ log = logging.getLogger(__name__)
 DASK_INSTALL_HINT = "pip install --find-links vendor '.[dask]' in arena's checkout"
 
 
-def make_executor(kind: str, jobs: int, scheduler: str | None = None, worker_timeout: float = 60.0):
-    """The executor named on the command line."""
+class Executor(Protocol):
+    """What plays matches and hands finished games back, one at a time, to
+    the process that stores them: LocalExecutor or DaskExecutor."""
+
+    @property
+    def jobs(self) -> int:
+        """How many matches run at once (the plan cuts matches to keep them busy)."""
+        ...
+
+    def describe(self) -> str:
+        """Where the games are played, for the line that starts a run."""
+        ...
+
+    def run(self, matches: list[list[Job]], specs: dict[str, BotSpec], limits: Limits,
+            log_dir: Path | None) -> Iterator[GameRecord]:
+        """Play the matches; yield each game as it finishes, in any order."""
+        ...
+
+
+def make_executor(kind: str, jobs: int, scheduler: str | None = None, worker_timeout: float = 60.0,
+                  notify: Callable[[str], None] = lambda message: None) -> Executor:
+    """The executor named on the command line; ``notify`` hears what the
+    user must know while it runs (a cluster's bad or lost workers)."""
     if kind == "local":
         if scheduler:
             raise ArenaError("--scheduler needs --executor dask")
@@ -44,7 +66,7 @@ def make_executor(kind: str, jobs: int, scheduler: str | None = None, worker_tim
             if (exc.name or "").partition(".")[0] not in ("distributed", "dask"):
                 raise
             raise ArenaError(f"the dask executor needs the dask extra: {DASK_INSTALL_HINT}") from None
-        return DaskExecutor(jobs, scheduler, worker_timeout=worker_timeout)
+        return DaskExecutor(jobs, scheduler, worker_timeout=worker_timeout, notify=notify)
     raise ArenaError(f"unknown executor: {kind!r} (available: local, dask)")
 
 
@@ -54,7 +76,14 @@ class LocalExecutor:
     def __init__(self, jobs: int) -> None:
         if jobs < 1:
             raise ArenaError(f"--jobs must be at least 1, got {jobs}")
-        self.jobs = jobs
+        self._jobs = jobs
+
+    @property
+    def jobs(self) -> int:
+        return self._jobs
+
+    def describe(self) -> str:
+        return f"{self._jobs} job" if self._jobs == 1 else f"{self._jobs} jobs"
 
     def run(self, matches: list[list[Job]], specs: dict[str, BotSpec], limits: Limits,
             log_dir: Path | None) -> Iterator[GameRecord]:

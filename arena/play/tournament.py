@@ -4,7 +4,6 @@ missing, store each game as it finishes, write the leaderboard."""
 from __future__ import annotations
 
 import logging
-import signal
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from arena.bots.protocol import handshake
 from arena.errors import ArenaError, BotError
 from arena.games import GAMES, get_game
 from arena.model import BotSpec, GameRecord, Job, Limits
+from arena.play.executors import Executor
 from arena.play.plan import Entrant, group_into_matches, plan_round_robin, plan_solo
 from arena.store import Store
 
@@ -95,19 +95,19 @@ def plan_tournament(bot_dirs: list[Path], games: list[str] | None, rounds: int, 
     return Plan(jobs, {e.spec.bot_id: e.spec for e in entrants}, [p for p in probes if p.problem])
 
 
-def play_missing(plan: Plan, store: Store, executor, limits: Limits, log_dir: Path | None,
+def play_missing(plan: Plan, store: Store, executor: Executor, limits: Limits, log_dir: Path | None,
                  on_game: Callable[[GameRecord], None] = lambda record: None) -> int:
     """Play the planned games not yet stored; store each as it finishes.
-    Returns how many were played. SIGTERM is treated as Ctrl-C: running
-    games are abandoned, stored ones stay."""
+    Returns how many were played. Interrupted (Ctrl-C, or SIGTERM, which
+    the command line turns into the same), running games are abandoned and
+    stored ones stay."""
     store.add_bots(list(plan.specs.values()))
     done = store.stored_keys()
     missing = [job for job in plan.jobs if job.key not in done]
     if not missing:
         return 0
-    matches = group_into_matches(missing, getattr(executor, "jobs", 1))
+    matches = group_into_matches(missing, executor.jobs)
     played = 0
-    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         for record in executor.run(matches, plan.specs, limits, log_dir):
             if store.add_game(record):
@@ -116,13 +116,7 @@ def play_missing(plan: Plan, store: Store, executor, limits: Limits, log_dir: Pa
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted: {played} games stored this run, "
                           f"{len(missing) - played} still to play; run the same command again to resume") from None
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     return played
-
-
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
 
 
 def plan_solo_series(bot_dir_specs: list[BotSpec], bot_name: str, game: str, count: int,
