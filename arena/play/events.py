@@ -1,8 +1,10 @@
 """Game records: the events of one game, and replaying them.
 
 A record is the game, the player count, the options and the list of events in
-order. An event is either a chance draw (which stream, what purpose, the
-values) or a decision (the seat, the actions offered, the index chosen).
+order. An event is a chance draw (which stream, what purpose, the values),
+a decision (the seat, the actions offered, the index chosen) or a seat's
+retirement (a seat whose bot forfeited leaves a game of several seats; the
+others play on).
 Replaying the events on a fresh state reproduces the game exactly.
 """
 
@@ -24,6 +26,10 @@ def decision_event(seat: int, offered: list[dict[str, Any]], chosen: int) -> dic
     return {"kind": "decision", "seat": seat, "offered": offered, "chosen": chosen}
 
 
+def retire_event(seat: int, reason: str) -> dict[str, Any]:
+    return {"kind": "retire", "seat": seat, "reason": reason}
+
+
 def replay(game: Game, num_players: int, options: dict[str, Any],
            events: list[dict[str, Any]]) -> Iterator[State]:
     """Yield the initial state and the state after every event (the same
@@ -36,6 +42,8 @@ def replay(game: Game, num_players: int, options: dict[str, Any],
             if state.current_player() != CHANCE:
                 raise IllegalAction(f"event {number}: chance recorded where a decision is due")
             state.apply_chance(tuple(event["values"]))
+        elif event["kind"] == "retire":
+            state.retire(event["seat"])
         else:
             if state.current_player() != event["seat"]:
                 raise IllegalAction(f"event {number}: seat {event['seat']} recorded, "
