@@ -1,7 +1,9 @@
 """The one scoring rule: how a finished game counts.
 
 A finished game gives every seat a *placement*: 1 is best, and seats with the
-same placement tie. Everything that counts results asks this module (the
+same placement tie (competition ranking: two seats tied first, the next is
+third, (1, 1, 3)). A seat whose bot forfeited is placed below every seat
+that played on. Everything that counts results asks this module (the
 store's points, Elo, the joint fit, standings, head-to-head, the site,
 ``arena match``, the house bots), so a result means one thing everywhere:
 
@@ -37,12 +39,19 @@ class Verdict(Enum):
 
 
 def placements_from_winners(players: int, winners: Iterable[int]) -> Placements:
-    """Placements where the rules name winners only: winners first, the
-    others second; no winner is a draw, everyone first."""
+    """Placements where only winners are known (games stored before
+    placements were): winners first, the others after them; no winner is a
+    draw, everyone first. Competition ranking: (1, 1, 3)."""
     chosen = set(winners)
     if not chosen:
         return (1,) * players
-    return tuple(1 if seat in chosen else 2 for seat in range(players))
+    return tuple(1 if seat in chosen else len(chosen) + 1 for seat in range(players))
+
+
+def winners(placements: Sequence[int]) -> tuple[int, ...]:
+    """The seats placed first; none when every seat is (a draw)."""
+    first = tuple(seat for seat, place in enumerate(placements) if place == 1)
+    return () if len(first) == len(placements) > 1 else first
 
 
 def pairwise(placements: Sequence[int]) -> Iterator[tuple[int, int, float]]:
