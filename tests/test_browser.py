@@ -16,11 +16,11 @@ import pytest
 from playwright.sync_api import sync_playwright
 from test_leaderboard import XSS_NAME, tournament_site
 
-from arena import leaderboard
 from arena.games import GAMES
 from arena.games.playout import random_playout
 from arena.model import BotSpec, GameRecord, Job, Termination
 from arena.play.events import replay
+from arena.site import builder, paths
 from arena.store import Store
 
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -272,7 +272,7 @@ def test_index_sort_bot_games_and_a_replay(site, watched):
     page.wait_for_load_state()
     assert "/games/" in page.url
     shown = page.url.rsplit("/", 1)[1].removesuffix(".html")
-    game = next(g for g in mine if leaderboard.game_id(g.key) == shown)
+    game = next(g for g in mine if paths.game_id(g.key) == shown)
     assert game.game == "detour"
     step_through_and_half_speed(watched, site, game, None)
 
@@ -280,7 +280,7 @@ def test_index_sort_bot_games_and_a_replay(site, watched):
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_replay_of_every_game(site, watched, name):
     game = a_game(site, name)
-    watched.page.goto(url(site.out / leaderboard.game_path(game.key)))
+    watched.page.goto(url(site.out / paths.game_path(game.key)))
     step_through_and_half_speed(watched, site, game, f"replay-{name}")
     assert (ARTIFACTS / f"replay-{name}.png").stat().st_size > 10_000
 
@@ -396,13 +396,13 @@ def showcase(tmp_path_factory):
                                       events, outcome.winners, Termination.NORMAL if outcome.ending == "normal"
                                       else Termination.TURN_CAP))
     with Store(root / "arena.db") as store:
-        leaderboard.build(store, root / "site")
+        builder.build(store, root / "site")
     return root / "site", chosen
 
 
 def _open_before(watched, site: Path, key: str, step: int):
     page = watched.page
-    page.goto(url(site / leaderboard.game_path(key)))
+    page.goto(url(site / paths.game_path(key)))
     page.wait_for_selector("#replay[data-ready='1']")
     page.select_option("#r-speed", "0.5")
     page.fill("#r-jump", str(step - 1))
@@ -495,7 +495,7 @@ def variants_site(tmp_path_factory):
                 events, outcome.winners, ending, scores=outcome.scores))
             keys[name, players, json_key(options)] = key
     with Store(root / "arena.db") as store:
-        leaderboard.build(store, root / "site")
+        builder.build(store, root / "site")
     return root, keys
 
 
@@ -510,7 +510,7 @@ def test_every_player_count_is_drawn_and_replayed(variants_site, watched, varian
     name, players, options = variant
     key = keys[name, players, json_key(options)]
     page = watched.page
-    page.goto(url(root / "site" / leaderboard.game_path(key)))
+    page.goto(url(root / "site" / paths.game_path(key)))
     page.wait_for_selector("#replay[data-ready='1']")
     with Store(root / "arena.db") as store:
         game = next(g for g in store.games() if g.key == key)
