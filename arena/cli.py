@@ -310,8 +310,8 @@ def build_leaderboard(db, out):
 @_fail_cleanly
 def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeout, db, log_dir):
     """Play solo games (Slyyde) and print the average and best roll counts."""
-    from arena.site import solo_table
     from arena.play.executors import LocalExecutor
+    from arena.site import solo_table
 
     limits = _limits(move_timeout, startup_timeout)
     jobs, spec = plan_solo_series(discover(list(bot_dirs)), bot_name, game_name, count, seed)

@@ -9,12 +9,14 @@ record, and one screenshot per game is saved under test-artifacts/."""
 
 from __future__ import annotations
 
+import json
+import shutil
 import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
-from test_leaderboard import XSS_NAME, tournament_site
+from test_leaderboard import XSS_NAME, games_data, tournament_site
 
 from arena.games import GAMES
 from arena.games.playout import random_playout
@@ -332,6 +334,36 @@ def test_the_games_list_pages_and_filters(site, watched):
     page.select_option("#f-result", "draw")
     draws = sum(1 for g in games if g.players > 1 and len(g.winners) in (0, g.players))
     page.wait_for_function(f"document.body.dataset.gamesShown === '{draws}'")
+    watched.assert_clean()
+
+
+def test_the_games_list_reads_its_fields_by_the_schemas_names(site, watched, tmp_path):
+    """The same games with the fields of every row and bot in another order
+    (and their names in that order, as arena/site/schema.json names them):
+    the list shows exactly the same, so games.js reads by name, not place."""
+    page = watched.page
+    table = """() => Array.from(document.querySelectorAll('#games tbody tr'))
+        .map(tr => Array.from(tr.cells).map(td => td.innerText + '|' + td.innerHTML))"""
+    shown = {}
+    for label, out in (("as written", site.out), ("shuffled", tmp_path / "site")):
+        if label == "shuffled":
+            shutil.copytree(site.out / "static", out / "static")
+            data = games_data(site.out)
+            for kind in ("rows", "bots"):
+                order = list(reversed(range(len(data["fields"][kind]))))
+                data["fields"][kind] = [data["fields"][kind][k] for k in order]
+                data[kind] = [[record[k] for k in order] for record in data[kind]]
+            (out / "data").mkdir()
+            (out / "data" / "games.js").write_text("window.ARENA_GAMES = " + json.dumps(data) + ";\n")
+            shutil.copy(site.out / "games.html", out / "games.html")
+        for filters in ("", "#result=win", "#result=draw", "#result=forfeit&page=1"):
+            page.goto("about:blank")  # a fresh document each time, not a hash change
+            page.goto(url(out / "games.html") + filters)
+            page.wait_for_function("document.body.dataset.gamesShown !== undefined")
+            shown[label, filters] = (page.get_attribute("body", "data-games-shown"), page.evaluate(table))
+    for filters in ("", "#result=win", "#result=draw", "#result=forfeit&page=1"):
+        assert shown["as written", filters] == shown["shuffled", filters]
+    assert int(shown["as written", ""][0]) > 50
     watched.assert_clean()
 
 

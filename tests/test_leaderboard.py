@@ -21,10 +21,12 @@ from contextlib import closing
 from html.parser import HTMLParser
 from pathlib import Path
 
+import jsonschema
 import pytest
 from markupsafe import escape
 from support import RANDOM_BOT, arena, folder_bot, python_bot, random_bots
 
+from arena import results
 from arena.bots.discovery import discover
 from arena.games import GAMES
 from arena.games.playout import random_playout
@@ -32,7 +34,7 @@ from arena.model import BotSpec, GameRecord, Job, Limits, Termination
 from arena.play.events import replay
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
-from arena.site import builder, charts, pages, paths, replays
+from arena.site import builder, charts, pages, paths, replays, schema
 from arena.stats import pairs
 from arena.stats.elo import standings
 from arena.stats.joint import JointTables
@@ -297,6 +299,68 @@ def test_links_between_pages_resolve(site):
             if not (page.parent / target).resolve().is_file():
                 broken.append((page.relative_to(site.out), target))
     assert not broken
+
+
+def validator(definition: str) -> jsonschema.Draft202012Validator:
+    """A validator for one of arena/site/schema.json's definitions."""
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": schema.SCHEMA["$defs"]})
+
+
+def test_the_games_list_and_the_replays_are_what_the_schema_says(site):
+    data = games_data(site.out)
+    validator("gamesList").validate(data)
+    assert data["fields"] == {"rows": schema.fields("gameRow"), "bots": schema.fields("bot")}
+    games, _ = stored(site.db)
+    rows = {row["id"]: row for row in records(data, "rows")}
+    for game in games:
+        verdicts = [results.verdict(game.placements, seat).value[0] for seat in range(game.players)]
+        assert rows[paths.game_id(game.key)]["results"] == "".join(verdicts)
+    for game in games[:20]:
+        validator("replay").validate(decode_replay(site.out / paths.game_path(game.key)))
+
+
+def test_a_patch_is_never_a_plain_object():
+    patch = validator("patch")
+    patch.validate(replays.state_patch({"a": {"b": 1}, "l": [{"x": 1}]}, {"a": {"b": 2}, "l": [{"x": 2}], "n": {}}))
+    with pytest.raises(jsonschema.ValidationError):
+        patch.validate({"a": 1})
+    with pytest.raises(ValueError, match="missing"):
+        schema.record(schema.BOT, bot_id="a@1", name="a", version="1")
+
+
+def test_a_shared_first_place_is_a_draw_on_every_page(copy):
+    """Two of three Ciclovia seats share first place: the game page, the
+    games list, head-to-head and the standings all count it a draw between
+    them and a loss for the third."""
+    _, bots = stored(copy.db)
+    alpha, beta, gamma = (next(b for b in bots if bots[b]["name"] == n) for n in ("alpha", "beta", "crasher"))
+    _, events = random_playout(GAMES["ciclovia"], 3, 5)
+    with Store(copy.db, writer=True) as store:
+        store.add_game(GameRecord(Job("shared/1", "ciclovia", (alpha, beta, gamma), 5, 0, 30_000), events,
+                                  (0, 1), Termination.NORMAL))
+    with Store(copy.db) as store:
+        builder.build(store, copy.out)
+    page = (copy.out / paths.game_path("shared/1")).read_text()
+    result = page[page.index('id="result"'):page.index("</p>", page.index('id="result"'))]
+    assert "<strong>Draw</strong>: <strong>alpha</strong>, <strong>beta</strong> share first place" in result
+    assert "Won by" not in result and "badge win" not in page and page.count("shared first</span>") == 2
+    row = next(r for r in records(games_data(copy.out), "rows") if r["id"] == paths.game_id("shared/1"))
+    assert row["results"] == "ddl"
+    games, _ = stored(copy.db)
+    names = {b: row["name"] for b, row in bots.items()}
+    elo = {(r.game, r.bot_id): r for r in standings(games, names)}
+    cells = standings_tables(copy.out / "tables" / "ciclovia.html")["ciclovia"]
+    assert [int(c) for c in cells[alpha][7:10]] == [elo["ciclovia", alpha].wins, elo["ciclovia", alpha].losses,
+                                                      elo["ciclovia", alpha].draws]
+    record = [0, 0, 0]
+    for g in games:
+        if g.game == "ciclovia" and alpha in g.seats and beta in g.seats:
+            score = results.points([g.placements[g.seats.index(alpha)], g.placements[g.seats.index(beta)]])[0]
+            record[{1.0: 0, 0.5: 1, 0.0: 2}[score]] += 1
+    assert record[1] >= 1
+    table = (copy.out / "tables" / "ciclovia.html").read_text()
+    assert f'title="alpha vs beta: {record[0]} wins, {record[1]} draws, {record[2]} losses;' in table
+    assert "A shared first place\ncounts as a draw" in (copy.out / "index.html").read_text()
 
 
 # ---------------------------------------------------------------- writing

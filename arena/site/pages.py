@@ -54,7 +54,7 @@ def standing_rows(model: Model, table: str) -> list[dict[str, Any]]:
     """Standings of one table, best maximum-likelihood rating first, each
     with where its interval bar goes."""
     ml = model.ml.get(table, {})
-    rows = []
+    rows: list[dict[str, Any]] = []
     for bot_id, standing in model.ladder.tables.get(table, {}).items():
         rows.append({"info": model.infos[bot_id], "elo": standing, "ml": ml.get(bot_id),
                      "forfeits": {reason: standing.forfeits_by_reason.get(reason, 0)
@@ -123,7 +123,7 @@ def bot_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str, s
     tables = model.tables()
     for name, versions in sorted(by_name.items()):
         versions.sort(key=lambda info: info.version)
-        records = []
+        records: list[dict[str, Any]] = []
         for info in versions:
             per_table = []
             for table in tables:

@@ -101,10 +101,10 @@ def apply_patch(old: Any, patch: Any) -> Any:
             for key, change in patch["$d"].items():
                 result[key] = apply_patch(old.get(key), change)
             return result
-        result = list(old)
+        items = list(old)
         for index, change in patch["$l"]:
-            result[index] = apply_patch(old[index], change)
-        return result
+            items[index] = apply_patch(old[index], change)
+        return items
     return patch
 
 

@@ -74,7 +74,7 @@
   // A seat's result is arena.results' verdict: "w" won (first alone), "d"
   // drew (a shared first place is a draw), "l" lost. A game nobody won
   // alone is a draw; a solo game is neither won, lost nor drawn here.
-  function result(row, seat) { return row[R.results][seat]; }
+  function seatResult(row, seat) { return row[R.results][seat]; }
   function solo(row) { return row[R.seats].length === 1; }
   function isDraw(row) { return !solo(row) && row[R.results].indexOf("w") < 0; }
 
@@ -87,7 +87,7 @@
       if (!seats.length) return false;
     }
     const any = function (letter) {
-      return seats ? seats.some(function (seat) { return result(row, seat) === letter; })
+      return seats ? seats.some(function (seat) { return seatResult(row, seat) === letter; })
                    : row[R.results].indexOf(letter) >= 0;
     };
     switch (wanted) {
@@ -152,13 +152,13 @@
           sep.textContent = "vs";
           seats.appendChild(sep);
         }
-        const a = link(seats, bot[B.page], bot[B.name], result(row, seat) === "w" ? "won" : "");
+        const a = link(seats, bot[B.page], bot[B.name], seatResult(row, seat) === "w" ? "won" : "");
         a.title = bot[B.name] + " @" + bot[B.version] + " (seat " + seat + ")";
       });
       const nameOf = function (seat) { return data.bots[seatBots[seat]][B.name]; };
       const seatsWith = function (letter) {
         return seatBots.map(function (_, seat) { return seat; })
-          .filter(function (seat) { return result(row, seat) === letter; });
+          .filter(function (seat) { return seatResult(row, seat) === letter; });
       };
       let text;
       const scores = row[R.scores];
