@@ -25,6 +25,9 @@ from arena.play.events import replay
 from arena.site import builder, paths
 from arena.store import Store
 
+# A real browser over a whole tournament's site: the slow set (-m "not slow" leaves it out).
+pytestmark = pytest.mark.slow
+
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -121,10 +124,10 @@ RUN_TO_END = """() => {
   const seen = [];
   while (!forward.disabled) {
     forward.click();
-    seen.push([+root.dataset.step, root.dataset.animating === '1', (%s)()]);
+    seen.push([+root.dataset.step, root.dataset.animating === '1', (DOM_PIECES)()]);
   }
   return seen;
-}""" % DOM_PIECES
+}""".replace("DOM_PIECES", DOM_PIECES)
 
 TRANSFORMS = """() => Array.from(document.querySelectorAll('#board [data-piece], #board .dt-wheel, #board .cv-die'))
     .map(e => [e.getAttribute('data-piece'), e.getAttribute('transform'), e.style.opacity].join('|'))"""
@@ -420,9 +423,7 @@ def showcase(tmp_path_factory):
     with Store(root / "arena.db", writer=True) as store:
         store.add_bots(bots)
         for order, (name, (seed, events, _, _)) in enumerate(sorted(chosen.items())):
-            state = None
-            for state in replay(GAMES[name], 2, {}, events):
-                pass
+            *_, state = replay(GAMES[name], 2, {}, events)
             outcome = state.outcome()
             store.add_game(GameRecord(Job(f"show/{name}", name, tuple(b.bot_id for b in bots), seed, 0, order),
                                       events, outcome.winners, Termination.NORMAL if outcome.ending == "normal"
