@@ -187,7 +187,7 @@ def main() -> None:
 def tournament(bot_dirs, game_names, rounds, jobs, seed, move_timeout, startup_timeout, db, out,
                log_dir, executor, scheduler_address, worker_timeout):
     """Play every pair of bots at every game both play; resume if interrupted."""
-    from arena import leaderboard
+    from arena import site
     from arena.play.executors import make_executor
 
     limits = _limits(move_timeout, startup_timeout)
@@ -203,7 +203,7 @@ def tournament(bot_dirs, game_names, rounds, jobs, seed, move_timeout, startup_t
         click.echo(f"{len(plan.jobs)} games planned, {len(plan.jobs) - missing} already stored, "
                    f"{missing} to play on {runner.describe()}", err=True)
         _play_with_progress(plan, store, runner, limits, log_dir, missing)
-        index = leaderboard.build(store, out)
+        index = site.build(store, out)
     click.echo(f"leaderboard: {index}")
 
 
@@ -307,10 +307,10 @@ def standings(db, output_format):
 @_fail_cleanly
 def build_leaderboard(db, out):
     """Regenerate the leaderboard site from the database."""
-    from arena import leaderboard
+    from arena import site
 
     with Store(db) as store:
-        index = leaderboard.build(store, out)
+        index = site.build(store, out)
     click.echo(f"leaderboard: {index}")
 
 
@@ -327,8 +327,8 @@ def build_leaderboard(db, out):
 @_fail_cleanly
 def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeout, db, log_dir):
     """Play solo games (Slyyde) and print the average and best roll counts."""
-    from arena.leaderboard import solo_table
     from arena.play.executors import LocalExecutor
+    from arena.site import solo_table
 
     limits = _limits(move_timeout, startup_timeout)
     jobs, spec = plan_solo_series(discover(list(bot_dirs)), bot_name, game_name, count, seed)

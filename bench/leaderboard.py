@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena import leaderboard  # noqa: E402
+from arena import site  # noqa: E402
 from arena.games import GAMES  # noqa: E402
 from arena.games.playout import random_playout  # noqa: E402
 from arena.model import (  # noqa: E402
@@ -190,14 +190,14 @@ def main() -> None:
         with Store(db) as store:
             for label in ("first build", "second build, nothing new"):
                 t0, c0 = time.perf_counter(), cpu_seconds()
-                leaderboard.build(store, out)
+                site.build(store, out)
                 print(f"{label}: {time.perf_counter() - t0:.1f} s ({cpu_seconds() - c0:.0f} CPU s on "
                       f"{os.cpu_count()} cores); site {disk_usage(out)} in {count_files(out)} files")
         with Store(db, writer=True) as store:
             fill(store, NEW_GAMES, bots, pool, args.seed + 1, prefix="bench-more", first_order=args.games)
         with Store(db) as store:
             t0, c0 = time.perf_counter(), cpu_seconds()
-            leaderboard.build(store, out)
+            site.build(store, out)
             print(f"build after {NEW_GAMES} new games: {time.perf_counter() - t0:.1f} s "
                   f"({cpu_seconds() - c0:.0f} CPU s); site {disk_usage(out)}")
     finally:

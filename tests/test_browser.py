@@ -9,19 +9,24 @@ record, and one screenshot per game is saved under test-artifacts/."""
 
 from __future__ import annotations
 
+import json
+import shutil
 import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
-from test_leaderboard import XSS_NAME, tournament_site
+from test_leaderboard import XSS_NAME, games_data, tournament_site
 
-from arena import leaderboard
 from arena.games import GAMES
 from arena.games.playout import random_playout
 from arena.model import BotSpec, GameRecord, Job, Termination
 from arena.play.events import replay
+from arena.site import builder, paths
 from arena.store import Store
+
+# A real browser over a whole tournament's site: the slow set (-m "not slow" leaves it out).
+pytestmark = pytest.mark.slow
 
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -119,10 +124,10 @@ RUN_TO_END = """() => {
   const seen = [];
   while (!forward.disabled) {
     forward.click();
-    seen.push([+root.dataset.step, root.dataset.animating === '1', (%s)()]);
+    seen.push([+root.dataset.step, root.dataset.animating === '1', (DOM_PIECES)()]);
   }
   return seen;
-}""" % DOM_PIECES
+}""".replace("DOM_PIECES", DOM_PIECES)
 
 TRANSFORMS = """() => Array.from(document.querySelectorAll('#board [data-piece], #board .dt-wheel, #board .cv-die'))
     .map(e => [e.getAttribute('data-piece'), e.getAttribute('transform'), e.style.opacity].join('|'))"""
@@ -272,7 +277,7 @@ def test_index_sort_bot_games_and_a_replay(site, watched):
     page.wait_for_load_state()
     assert "/games/" in page.url
     shown = page.url.rsplit("/", 1)[1].removesuffix(".html")
-    game = next(g for g in mine if leaderboard.game_id(g.key) == shown)
+    game = next(g for g in mine if paths.game_id(g.key) == shown)
     assert game.game == "detour"
     step_through_and_half_speed(watched, site, game, None)
 
@@ -280,7 +285,7 @@ def test_index_sort_bot_games_and_a_replay(site, watched):
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_replay_of_every_game(site, watched, name):
     game = a_game(site, name)
-    watched.page.goto(url(site.out / leaderboard.game_path(game.key)))
+    watched.page.goto(url(site.out / paths.game_path(game.key)))
     step_through_and_half_speed(watched, site, game, f"replay-{name}")
     assert (ARTIFACTS / f"replay-{name}.png").stat().st_size > 10_000
 
@@ -332,6 +337,36 @@ def test_the_games_list_pages_and_filters(site, watched):
     page.select_option("#f-result", "draw")
     draws = sum(1 for g in games if g.players > 1 and len(g.winners) in (0, g.players))
     page.wait_for_function(f"document.body.dataset.gamesShown === '{draws}'")
+    watched.assert_clean()
+
+
+def test_the_games_list_reads_its_fields_by_the_schemas_names(site, watched, tmp_path):
+    """The same games with the fields of every row and bot in another order
+    (and their names in that order, as arena/site/schema.json names them):
+    the list shows exactly the same, so games.js reads by name, not place."""
+    page = watched.page
+    table = """() => Array.from(document.querySelectorAll('#games tbody tr'))
+        .map(tr => Array.from(tr.cells).map(td => td.innerText + '|' + td.innerHTML))"""
+    shown = {}
+    for label, out in (("as written", site.out), ("shuffled", tmp_path / "site")):
+        if label == "shuffled":
+            shutil.copytree(site.out / "static", out / "static")
+            data = games_data(site.out)
+            for kind in ("rows", "bots"):
+                order = list(reversed(range(len(data["fields"][kind]))))
+                data["fields"][kind] = [data["fields"][kind][k] for k in order]
+                data[kind] = [[record[k] for k in order] for record in data[kind]]
+            (out / "data").mkdir()
+            (out / "data" / "games.js").write_text("window.ARENA_GAMES = " + json.dumps(data) + ";\n")
+            shutil.copy(site.out / "games.html", out / "games.html")
+        for filters in ("", "#result=win", "#result=draw", "#result=forfeit&page=1"):
+            page.goto("about:blank")  # a fresh document each time, not a hash change
+            page.goto(url(out / "games.html") + filters)
+            page.wait_for_function("document.body.dataset.gamesShown !== undefined")
+            shown[label, filters] = (page.get_attribute("body", "data-games-shown"), page.evaluate(table))
+    for filters in ("", "#result=win", "#result=draw", "#result=forfeit&page=1"):
+        assert shown["as written", filters] == shown["shuffled", filters]
+    assert int(shown["as written", ""][0]) > 50
     watched.assert_clean()
 
 
@@ -388,21 +423,19 @@ def showcase(tmp_path_factory):
     with Store(root / "arena.db", writer=True) as store:
         store.add_bots(bots)
         for order, (name, (seed, events, _, _)) in enumerate(sorted(chosen.items())):
-            state = None
-            for state in replay(GAMES[name], 2, {}, events):
-                pass
+            *_, state = replay(GAMES[name], 2, {}, events)
             outcome = state.outcome()
             store.add_game(GameRecord(Job(f"show/{name}", name, tuple(b.bot_id for b in bots), seed, 0, order),
                                       events, outcome.winners, Termination.NORMAL if outcome.ending == "normal"
                                       else Termination.TURN_CAP))
     with Store(root / "arena.db") as store:
-        leaderboard.build(store, root / "site")
+        builder.build(store, root / "site")
     return root / "site", chosen
 
 
 def _open_before(watched, site: Path, key: str, step: int):
     page = watched.page
-    page.goto(url(site / leaderboard.game_path(key)))
+    page.goto(url(site / paths.game_path(key)))
     page.wait_for_selector("#replay[data-ready='1']")
     page.select_option("#r-speed", "0.5")
     page.fill("#r-jump", str(step - 1))
@@ -495,7 +528,7 @@ def variants_site(tmp_path_factory):
                 events, outcome.winners, ending, scores=outcome.scores))
             keys[name, players, json_key(options)] = key
     with Store(root / "arena.db") as store:
-        leaderboard.build(store, root / "site")
+        builder.build(store, root / "site")
     return root, keys
 
 
@@ -510,7 +543,7 @@ def test_every_player_count_is_drawn_and_replayed(variants_site, watched, varian
     name, players, options = variant
     key = keys[name, players, json_key(options)]
     page = watched.page
-    page.goto(url(root / "site" / leaderboard.game_path(key)))
+    page.goto(url(root / "site" / paths.game_path(key)))
     page.wait_for_selector("#replay[data-ready='1']")
     with Store(root / "arena.db") as store:
         game = next(g for g in store.games() if g.key == key)

@@ -39,7 +39,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import stored_game
 
-from arena.stats.joint import Z95, PairTable, fit, ml_tables
+from arena.stats.joint import Z95, JointTables, PairTable, fit
 
 THREE = ([("A", "B", 1.0)] * 3 + [("A", "B", 0.5)] + [("B", "A", 1.0)]
          + [("A", "C", 1.0)] * 4 + [("C", "A", 1.0)] * 2
@@ -105,9 +105,9 @@ def test_stored_games_in_any_order_give_the_same_tables():
         a, b = chooser.sample(bots, 2)
         winners = chooser.choice([[0], [1], []])
         games.append(stored_game(chooser.choice(["slyyde", "detour"]), [a, b], winners, job_order=n))
-    first, _ = ml_tables(games)
+    first = JointTables(games).fit()
     chooser.shuffle(games)
-    second, _ = ml_tables(games)
+    second = JointTables(games).fit()
     assert first.keys() == second.keys() == {"slyyde", "detour", "overall"}
     for table in first:
         for bot in first[table]:

@@ -21,11 +21,12 @@ from contextlib import closing
 from html.parser import HTMLParser
 from pathlib import Path
 
+import jsonschema
 import pytest
 from markupsafe import escape
 from support import RANDOM_BOT, arena, folder_bot, python_bot, random_bots
 
-from arena import leaderboard
+from arena import results
 from arena.bots.discovery import discover
 from arena.games import GAMES
 from arena.games.playout import random_playout
@@ -33,8 +34,10 @@ from arena.model import BotSpec, GameRecord, Job, Limits, Termination
 from arena.play.events import replay
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
+from arena.site import builder, charts, pages, paths, replays, schema
+from arena.stats import pairs
 from arena.stats.elo import standings
-from arena.stats.joint import ml_tables
+from arena.stats.joint import JointTables
 from arena.store import Store
 
 XSS_NAME = "<script>alert(1)</script>"
@@ -150,6 +153,12 @@ def games_data(out: Path) -> dict:
     return json.loads(text[text.index("=") + 1:].rstrip().rstrip(";"))
 
 
+def records(data: dict, kind: str) -> list[dict]:
+    """Rows or bots of the games list with their fields by name (the names
+    data/games.js carries, as arena/site/schema.json orders them)."""
+    return [dict(zip(data["fields"][kind], record, strict=True)) for record in data[kind]]
+
+
 def decode_replay(page: Path) -> dict:
     payload = REPLAY_DATA.search(page.read_text()).group(1)
     return json.loads(zlib.decompress(base64.b64decode(payload)))
@@ -171,7 +180,7 @@ def test_standings_match_elo_and_the_maximum_likelihood_fit(site):
     games, bots = stored(site.db)
     names = {bot_id: row["name"] for bot_id, row in bots.items()}
     elo = {(row.game, row.bot_id): row for row in standings(games, names)}
-    ml, _ = ml_tables(games)
+    ml = JointTables(games).fit()
     tables = standings_tables(site.out / "index.html")
     assert set(tables) == {"overall", *GAMES}
     for table, rows in tables.items():
@@ -187,7 +196,7 @@ def test_standings_match_elo_and_the_maximum_likelihood_fit(site):
             assert [int(played), int(wins), int(losses), int(draws), int(forfeits)] == \
                 [expected.games, expected.wins, expected.losses, expected.draws, expected.forfeits]
             assert [int(r) for r in reasons] == [expected.forfeits_by_reason.get(r, 0)
-                                                 for r in leaderboard.FORFEIT_REASONS]
+                                                 for r in pages.FORFEIT_REASONS]
             ranked.append((int(rank), float(rating)))
         ranked.sort()
         assert [r for _, r in ranked] == sorted((r for _, r in ranked), reverse=True)
@@ -225,14 +234,14 @@ def test_head_to_head_counts_every_pair(site):
 def test_bot_and_version_pages_list_the_record_and_the_forfeits(site):
     games, bots = stored(site.db)
     crasher = next(b for b in bots if bots[b]["name"] == "crasher")
-    info = leaderboard.BotInfo(crasher, "crasher", bots[crasher]["content_hash"][:12])
+    info = paths.BotInfo(crasher, "crasher", bots[crasher]["content_hash"][:12])
     assert (site.out / info.name_page).is_file()
     page = (site.out / info.page).read_text()
     forfeited = [g for g in games if g.forfeit_seat is not None and g.seats[g.forfeit_seat] == crasher]
     assert forfeited and all(g.termination.value == "crash" for g in forfeited)
     section = page[page.index('id="forfeits"'):]
     links = re.findall(r'class="game-link" href="\.\./\.\./([^"]+)"', section)
-    assert sorted(links) == sorted(leaderboard.game_path(g.key) for g in forfeited)
+    assert sorted(links) == sorted(paths.game_path(g.key) for g in forfeited)
     assert all((site.out / link).is_file() for link in links)
     logs = re.findall(r'class="log-link" href="\.\./\.\./(logs/[0-9a-f]+\.html)"', section)
     assert len(logs) == len(forfeited)
@@ -249,17 +258,17 @@ def test_every_game_has_a_page_whose_replay_is_the_engines(site):
     data = games_data(site.out)
     assert len(data["rows"]) == len(games)
     by_finish = sorted(games, key=lambda g: g.finished_at)
-    assert [row[0] for row in data["rows"]] == [leaderboard.game_id(g.key) for g in by_finish]
+    assert [row["id"] for row in records(data, "rows")] == [paths.game_id(g.key) for g in by_finish]
     with Store(site.db) as store:
         for game in games:
-            page = site.out / leaderboard.game_path(game.key)
+            page = site.out / paths.game_path(game.key)
             replayed = decode_replay(page)
             events = store.events(game.key)
             assert replayed["events"] == events
             expected = [s.to_json() for s in replay(GAMES[game.game], game.players, game.options, events)]
             state = None
             for patch, want in zip(replayed["patches"], expected, strict=True):
-                state = patch if state is None else leaderboard.apply_patch(state, patch)
+                state = patch if state is None else replays.apply_patch(state, patch)
                 assert state == want
 
 
@@ -272,7 +281,7 @@ def test_whatever_comes_from_a_bot_is_escaped(site):
     assert str(escape(XSS_NAME)) in index and str(escape(IMG_NAME)) in index
     script = (site.out / "data" / "games.js").read_text()
     assert "<" not in script and ">" not in script
-    assert XSS_NAME in [bot[1] for bot in games_data(site.out)["bots"]]
+    assert XSS_NAME in [bot["name"] for bot in records(games_data(site.out), "bots")]
     for path in site.out.rglob("*"):
         assert re.fullmatch(r"[A-Za-z0-9._/-]+", path.relative_to(site.out).as_posix()), path
 
@@ -292,17 +301,79 @@ def test_links_between_pages_resolve(site):
     assert not broken
 
 
+def validator(definition: str) -> jsonschema.Draft202012Validator:
+    """A validator for one of arena/site/schema.json's definitions."""
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": schema.SCHEMA["$defs"]})
+
+
+def test_the_games_list_and_the_replays_are_what_the_schema_says(site):
+    data = games_data(site.out)
+    validator("gamesList").validate(data)
+    assert data["fields"] == {"rows": schema.fields("gameRow"), "bots": schema.fields("bot")}
+    games, _ = stored(site.db)
+    rows = {row["id"]: row for row in records(data, "rows")}
+    for game in games:
+        verdicts = [results.verdict(game.placements, seat).value[0] for seat in range(game.players)]
+        assert rows[paths.game_id(game.key)]["results"] == "".join(verdicts)
+    for game in games[:20]:
+        validator("replay").validate(decode_replay(site.out / paths.game_path(game.key)))
+
+
+def test_a_patch_is_never_a_plain_object():
+    patch = validator("patch")
+    patch.validate(replays.state_patch({"a": {"b": 1}, "l": [{"x": 1}]}, {"a": {"b": 2}, "l": [{"x": 2}], "n": {}}))
+    with pytest.raises(jsonschema.ValidationError):
+        patch.validate({"a": 1})
+    with pytest.raises(ValueError, match="missing"):
+        schema.record(schema.BOT, bot_id="a@1", name="a", version="1")
+
+
+def test_a_shared_first_place_is_a_draw_on_every_page(copy):
+    """Two of three Ciclovia seats share first place: the game page, the
+    games list, head-to-head and the standings all count it a draw between
+    them and a loss for the third."""
+    _, bots = stored(copy.db)
+    alpha, beta, gamma = (next(b for b in bots if bots[b]["name"] == n) for n in ("alpha", "beta", "crasher"))
+    _, events = random_playout(GAMES["ciclovia"], 3, 5)
+    with Store(copy.db, writer=True) as store:
+        store.add_game(GameRecord(Job("shared/1", "ciclovia", (alpha, beta, gamma), 5, 0, 30_000), events,
+                                  (0, 1), Termination.NORMAL))
+    with Store(copy.db) as store:
+        builder.build(store, copy.out)
+    page = (copy.out / paths.game_path("shared/1")).read_text()
+    result = page[page.index('id="result"'):page.index("</p>", page.index('id="result"'))]
+    assert "<strong>Draw</strong>: <strong>alpha</strong>, <strong>beta</strong> share first place" in result
+    assert "Won by" not in result and "badge win" not in page and page.count("shared first</span>") == 2
+    row = next(r for r in records(games_data(copy.out), "rows") if r["id"] == paths.game_id("shared/1"))
+    assert row["results"] == "ddl"
+    games, _ = stored(copy.db)
+    names = {b: row["name"] for b, row in bots.items()}
+    elo = {(r.game, r.bot_id): r for r in standings(games, names)}
+    cells = standings_tables(copy.out / "tables" / "ciclovia.html")["ciclovia"]
+    assert [int(c) for c in cells[alpha][7:10]] == [elo["ciclovia", alpha].wins, elo["ciclovia", alpha].losses,
+                                                      elo["ciclovia", alpha].draws]
+    record = [0, 0, 0]
+    for g in games:
+        if g.game == "ciclovia" and alpha in g.seats and beta in g.seats:
+            score = results.points([g.placements[g.seats.index(alpha)], g.placements[g.seats.index(beta)]])[0]
+            record[{1.0: 0, 0.5: 1, 0.0: 2}[score]] += 1
+    assert record[1] >= 1
+    table = (copy.out / "tables" / "ciclovia.html").read_text()
+    assert f'title="alpha vs beta: {record[0]} wins, {record[1]} draws, {record[2]} losses;' in table
+    assert "A shared first place\ncounts as a draw" in (copy.out / "index.html").read_text()
+
+
 # ---------------------------------------------------------------- writing
 
 
 def test_replays_are_written_once_and_kept_while_nothing_changes(copy):
     with Store(copy.db) as store:
-        leaderboard.build(store, copy.out)
+        builder.build(store, copy.out)
     first = replay_pages(copy.out)
     assert first
     time.sleep(0.05)
     with Store(copy.db) as store:
-        leaderboard.build(store, copy.out)
+        builder.build(store, copy.out)
     assert replay_pages(copy.out) == first
     # a new game: only its page is written
     final, events = random_playout(GAMES["slyyde"], 2, 4242)
@@ -314,19 +385,19 @@ def test_replays_are_written_once_and_kept_while_nothing_changes(copy):
     with Store(copy.db, writer=True) as store:
         assert store.add_game(record)
     with Store(copy.db) as store:
-        leaderboard.build(store, copy.out)
+        builder.build(store, copy.out)
     after = replay_pages(copy.out)
-    new = copy.out / leaderboard.game_path("extra/1")
+    new = copy.out / paths.game_path("extra/1")
     assert set(after) == set(first) | {new}
     assert all(after[page] == first[page] for page in first)
 
 
 def test_worker_processes_write_the_same_replays(copy, tmp_path, monkeypatch):
     with Store(copy.db) as store:
-        leaderboard.build(store, copy.out)
-    monkeypatch.setattr(leaderboard, "PARALLEL_FROM", 2)
+        builder.build(store, copy.out)
+    monkeypatch.setattr(builder, "PARALLEL_FROM", 2)
     with Store(copy.db) as store:
-        leaderboard.build(store, tmp_path / "parallel")
+        builder.build(store, tmp_path / "parallel")
     serial = {p.relative_to(copy.out): p.read_bytes() for p in replay_pages(copy.out)}
     parallel = {p.relative_to(tmp_path / "parallel"): p.read_bytes() for p in replay_pages(tmp_path / "parallel")}
     assert serial == parallel and len(serial) > 2
@@ -334,12 +405,12 @@ def test_worker_processes_write_the_same_replays(copy, tmp_path, monkeypatch):
 
 def test_a_new_replay_format_rewrites_every_replay(copy, monkeypatch):
     with Store(copy.db) as store:
-        leaderboard.build(store, copy.out)
+        builder.build(store, copy.out)
     first = replay_pages(copy.out)
     time.sleep(0.05)
-    monkeypatch.setattr(leaderboard, "REPLAY_FORMAT", leaderboard.REPLAY_FORMAT + 1000)
+    monkeypatch.setattr(replays, "REPLAY_FORMAT", replays.REPLAY_FORMAT + 1000)
     with Store(copy.db) as store:
-        leaderboard.build(store, copy.out)
+        builder.build(store, copy.out)
     after = replay_pages(copy.out)
     assert set(after) == set(first) and all(after[p] != first[p] for p in first)
 
@@ -354,35 +425,35 @@ def test_a_record_that_does_not_replay_gets_a_page_that_says_so(copy):
                                   Termination.ILLEGAL, 1, "made up"))
         store.add_game(GameRecord(Job("chess/1", "chess", seats, 3, 0, 20_001), [], (), Termination.NORMAL))
     with Store(copy.db) as store:
-        leaderboard.build(store, copy.out)
-    page = (copy.out / leaderboard.game_path("broken/1")).read_text()
+        builder.build(store, copy.out)
+    page = (copy.out / paths.game_path("broken/1")).read_text()
     assert "does not replay on this engine after step 5" in page
-    assert decode_replay(copy.out / leaderboard.game_path("broken/1"))["events"] == broken[:5]
-    assert "no &#39;chess&#39; engine" in (copy.out / leaderboard.game_path("chess/1")).read_text()
+    assert decode_replay(copy.out / paths.game_path("broken/1"))["events"] == broken[:5]
+    assert "no &#39;chess&#39; engine" in (copy.out / paths.game_path("chess/1")).read_text()
 
 
 def test_pages_of_games_no_longer_stored_are_removed(copy, tmp_path):
     with Store(copy.db) as store:
-        leaderboard.build(store, copy.out)
+        builder.build(store, copy.out)
     assert replay_pages(copy.out)
     empty = tmp_path / "empty.db"
     Store(empty, writer=True).close()
     with Store(empty) as store:
-        leaderboard.build(store, copy.out)
+        builder.build(store, copy.out)
     assert replay_pages(copy.out) == {}
     assert "No games yet" in (copy.out / "index.html").read_text()
 
 
 def test_a_failed_write_leaves_the_old_page_and_no_litter(tmp_path, monkeypatch):
     page = tmp_path / "page.html"
-    leaderboard.write_atomically(page, "old")
+    builder.write_atomically(page, "old")
 
     def crash(*args):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", crash)
     with pytest.raises(OSError):
-        leaderboard.write_atomically(page, "new " * 10_000)
+        builder.write_atomically(page, "new " * 10_000)
     assert page.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["page.html"]
 
@@ -393,48 +464,48 @@ def test_a_failed_write_leaves_the_old_page_and_no_litter(tmp_path, monkeypatch)
 def test_patches_round_trip():
     old = {"a": 1, "b": [1, 2, {"c": 3}], "d": {"e": [1]}, "gone": 0}
     new = {"a": 1, "b": [1, 5, {"c": 4}], "d": {"e": [1, 2]}, "f": {"g": None}}
-    patch = leaderboard.state_patch(old, new)
-    assert leaderboard.apply_patch(old, patch) == new
+    patch = replays.state_patch(old, new)
+    assert replays.apply_patch(old, patch) == new
     assert "a" not in patch["$d"] and patch["$x"] == ["gone"]
 
 
 def test_statistics_for_head_to_head():
-    low, high = leaderboard.wilson(0.5, 10)
+    low, high = pairs.wilson(0.5, 10)
     assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)  # the textbook Wilson interval
-    assert leaderboard.wilson(1.0, 4)[1] == 1.0 and leaderboard.wilson(0.0, 0) == (0.0, 1.0)
-    pair = leaderboard.Pair(wins=10, draws=3, losses=0)
-    assert leaderboard.superiority(pair) == pytest.approx(0.99922, abs=1e-5)
-    assert leaderboard.evidence_class(leaderboard.superiority(pair)) == "ev-strong-win"
-    assert leaderboard.evidence_class(0.5) == "ev-none"
+    assert pairs.wilson(1.0, 4)[1] == 1.0 and pairs.wilson(0.0, 0) == (0.0, 1.0)
+    pair = pairs.Record(wins=10, draws=3, losses=0)
+    assert pairs.superiority(pair) == pytest.approx(0.99922, abs=1e-5)
+    assert pairs.evidence_class(pairs.superiority(pair)) == "ev-strong-win"
+    assert pairs.evidence_class(0.5) == "ev-none"
 
 
 def test_history_chart_escapes_labels_and_thins_long_series():
     points = [(n, 1500 + (n % 7)) for n in range(1, 5001)]
-    svg = str(leaderboard.history_svg([(XSS_NAME, points, "#123456")], band=(1480, 1520)))
+    svg = str(charts.history_svg([(XSS_NAME, points, "#123456")], band=(1480, 1520)))
     assert XSS_NAME not in svg and str(escape(XSS_NAME)) in svg
     coordinates = re.search(r'points="([^"]*)"', svg).group(1).split()
-    assert len(coordinates) == leaderboard.MAX_CHART_POINTS
+    assert len(coordinates) == charts.MAX_CHART_POINTS
     assert '<rect class="band"' in svg
 
 
 def test_bot_folders_are_safe_and_distinct():
     names = [XSS_NAME, "a b", "a_b", "A_b", "../../etc", "", "ünïcødé"]
-    folders = [leaderboard.BotInfo(f"{n}@1", n, "1").folder for n in names]
+    folders = [paths.BotInfo(f"{n}@1", n, "1").folder for n in names]
     assert len(set(f.lower() for f in folders)) == len(names)
     assert all(re.fullmatch(r"bots/[A-Za-z0-9_-]+", f) for f in folders)
 
 
 def test_a_long_forfeit_list_shows_the_latest_and_links_to_all(copy, monkeypatch):
-    monkeypatch.setattr(leaderboard, "FORFEITS_SHOWN", 2)
+    monkeypatch.setattr(pages, "FORFEITS_SHOWN", 2)
     with Store(copy.db) as store:
-        leaderboard.build(store, copy.out)
+        builder.build(store, copy.out)
     games, bots = stored(copy.db)
     crasher = next(b for b in bots if bots[b]["name"] == "crasher")
-    info = leaderboard.BotInfo(crasher, "crasher", bots[crasher]["content_hash"][:12])
+    info = paths.BotInfo(crasher, "crasher", bots[crasher]["content_hash"][:12])
     section = (copy.out / info.page).read_text().split('id="forfeits"')[1]
     forfeited = sorted((g for g in games if g.forfeit_seat is not None
                         and g.seats[g.forfeit_seat] == crasher), key=lambda g: g.finished_at)
     assert f"The latest 2 of {len(forfeited)}." in section
     links = re.findall(r'class="game-link" href="\.\./\.\./([^"]+)"', section)
-    assert links == [leaderboard.game_path(g.key) for g in forfeited[::-1][:2]]
+    assert links == [paths.game_path(g.key) for g in forfeited[::-1][:2]]
     assert f"games.html#bot=v%3A{crasher.replace('@', '%40')}&amp;result=forfeit" in section

@@ -53,20 +53,47 @@ class Standing:
 def standings(games: Iterable[StoredGame], names: dict[str, str]) -> list[Standing]:
     """Standings per game and overall (game ``"overall"``), sorted by table
     then by Elo, best first. ``games`` must come in rating order."""
-    tables: dict[str, dict[str, Standing]] = {}
+    ladder = Ladder(names)
     for game in games:
+        ladder.add(game)
+    return ladder.ranked()
+
+
+@dataclass
+class Ladder:
+    """Every table's standings, built up one game at a time in rating order,
+    with each bot's Elo after each of its games (the site's rating history).
+
+    ``arena standings`` and the site both add games up here, so the table a
+    user reads in the terminal and the one on the site are the same sums."""
+
+    names: dict[str, str]
+    tables: dict[str, dict[str, Standing]] = field(default_factory=dict)
+    history: dict[tuple[str, str], list[tuple[int, float]]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)  # games rated per table
+
+    def add(self, game: StoredGame) -> None:
+        """Rate one game into its game's table and the overall one; a solo
+        game has no opponent and is left out."""
         if game.players < 2:
-            continue
+            return
         for table in (game.game, OVERALL):
-            rate_game(tables.setdefault(table, {}), table, game, names)
-    order = sorted(tables, key=lambda t: (t == OVERALL, t))
-    return [s for t in order for s in sorted(tables[t].values(), key=lambda s: (-s.elo, s.name, s.bot_id))]
+            rows = self.tables.setdefault(table, {})
+            rate_game(rows, table, game, self.names)
+            index = self.counts[table] = self.counts.get(table, 0) + 1
+            for bot_id in dict.fromkeys(game.seats):
+                self.history.setdefault((table, bot_id), []).append((index, rows[bot_id].elo))
+
+    def ranked(self) -> list[Standing]:
+        """Game tables by name, then overall; best Elo first in each."""
+        order = sorted(self.tables, key=lambda t: (t == OVERALL, t))
+        return [s for t in order for s in sorted(self.tables[t].values(), key=lambda s: (-s.elo, s.name, s.bot_id))]
 
 
 def rate_game(table: dict[str, Standing], name: str, game: StoredGame, names: dict[str, str]) -> None:
     """Update ``table`` (the standings of one table, by bot id) with one
-    stored game. The leaderboard's rating history steps through the same
-    function, so chart and table always agree. Every pair of seats held by
+    stored game. The site's rating history steps through the same function
+    (:class:`Ladder`), so chart and table always agree. Every pair of seats held by
     two bots is one Elo result (arena.results), all from the ratings before
     the game."""
     seats = game.seats

@@ -41,10 +41,10 @@ from typing import Any
 
 from arena.model import StoredGame
 from arena.results import pairwise_between_bots
+from arena.stats.pairs import Z95, Record
 
 INITIAL = 1500.0
 PRIOR_DRAWS = 1.0
-Z95 = 1.959963984540054
 _C = math.log(10.0) / 400.0  # d p / d r at p = 1/2 is _C / 4
 _MAX_ITERATIONS = 200
 _TOLERANCE = 1e-10
@@ -79,7 +79,8 @@ class MLRating:
 
 
 class PairTable:
-    """Games and points between every pair of bots: all the fit needs.
+    """Games and points between every pair of bots: all the fit needs, and
+    the wins and draws behind the points, which head-to-head shows.
 
     Adding results in any order gives the same table (sums commute), which is
     why the fit cannot depend on the order of games."""
@@ -87,6 +88,8 @@ class PairTable:
     def __init__(self) -> None:
         self.games: dict[tuple[str, str], int] = {}
         self.points: dict[tuple[str, str], float] = {}  # points of the pair's first bot
+        self.wins: dict[tuple[str, str], int] = {}  # games the pair's first bot won
+        self.draws: dict[tuple[str, str], int] = {}
 
     def add(self, a: str, b: str, score: float) -> None:
         if a == b:
@@ -95,6 +98,10 @@ class PairTable:
             a, b, score = b, a, 1.0 - score
         self.games[a, b] = self.games.get((a, b), 0) + 1
         self.points[a, b] = self.points.get((a, b), 0.0) + score
+        if score == 1.0:
+            self.wins[a, b] = self.wins.get((a, b), 0) + 1
+        elif score == 0.5:
+            self.draws[a, b] = self.draws.get((a, b), 0) + 1
 
     def add_game(self, game: StoredGame) -> None:
         for a, b, score in pairwise_between_bots(game.seats, game.placements):
@@ -109,6 +116,18 @@ class PairTable:
             return self.games.get((a, b), 0), self.points.get((a, b), 0.0)
         n = self.games.get((b, a), 0)
         return n, n - self.points.get((b, a), 0.0)
+
+    def head_to_head(self, a: str, b: str) -> Record | None:
+        """a's wins, draws and losses against b, or None if they never met.
+        Games give scores of 0, 1/2 and 1 only; any other score (``fit``
+        accepts them) is neither a win nor a draw here."""
+        first, second = (a, b) if a <= b else (b, a)
+        games = self.games.get((first, second), 0)
+        if a == b or not games:
+            return None
+        wins, draws = self.wins.get((first, second), 0), self.draws.get((first, second), 0)
+        losses = games - wins - draws
+        return Record(wins, draws, losses) if a <= b else Record(losses, draws, wins)
 
 
 def fit(results: Iterable[tuple[str, str, float]] | PairTable, prior_draws: float = PRIOR_DRAWS,
@@ -298,14 +317,25 @@ def _require_finite_maximum(members: list[str], pairs) -> None:
                              f"conceded to) the others")
 
 
-def ml_tables(games: Iterable[StoredGame], overall: str = "overall",
-              prior_draws: float = PRIOR_DRAWS) -> tuple[dict[str, dict[str, MLRating]], dict[str, PairTable]]:
-    """Fitted ratings per game and over all games (table ``overall``), and
-    the pair tables they came from (for head-to-head)."""
-    tables: dict[str, PairTable] = {}
-    for game in games:
+class JointTables:
+    """The pair tables of every game and of all games together (table
+    ``overall``): what the fit and head-to-head read. The site adds games one
+    at a time, in the same pass that feeds :class:`arena.stats.elo.Ladder`;
+    ``games`` adds a whole list at once. Solo games have no pairs and are
+    left out."""
+
+    def __init__(self, games: Iterable[StoredGame] = (), overall: str = "overall") -> None:
+        self.overall = overall
+        self.pairs: dict[str, PairTable] = {}
+        for game in games:
+            self.add(game)
+
+    def add(self, game: StoredGame) -> None:
         if game.players < 2:
-            continue
-        for name in (game.game, overall):
-            tables.setdefault(name, PairTable()).add_game(game)
-    return {name: fit(table, prior_draws) for name, table in tables.items()}, tables
+            return
+        for name in (game.game, self.overall):
+            self.pairs.setdefault(name, PairTable()).add_game(game)
+
+    def fit(self, prior_draws: float = PRIOR_DRAWS) -> dict[str, dict[str, MLRating]]:
+        """Fitted ratings per table and bot."""
+        return {name: fit(table, prior_draws) for name, table in self.pairs.items()}

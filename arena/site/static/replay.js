@@ -62,8 +62,10 @@
     return JSON.parse(await new Response(stream).text());
   }
 
-  /* Patches as arena/leaderboard.py's state_patch writes them; unchanged
-     parts are shared between states, and nothing mutates a state. */
+  /* Patches as arena/site/schema.json ($defs/patch) describes them and
+     arena/site/replays.py's state_patch writes them: {$v} a dict whole,
+     {$d, $x} a dict by key, {$l} a list by index, anything else itself.
+     Unchanged parts are shared between states, and nothing mutates a state. */
   function applyPatch(old, patch) {
     if (patch === null || typeof patch !== "object" || Array.isArray(patch)) return patch;
     if ("$v" in patch) return patch.$v;

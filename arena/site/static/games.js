@@ -9,9 +9,19 @@
   const $ = function (id) { return document.getElementById(id); };
   const gameSelect = $("f-game"), botSelect = $("f-bot"), resultSelect = $("f-result");
   const body = document.querySelector("#games tbody");
-  // data.bots: [bot_id, name, version, page]; rows: [id, game, seats, winners, termination,
-  // forfeit seat (-1 if none), decisions, finished (unix seconds), scores or null],
-  // in the order the games finished
+  // Rows and bots are positional; data.fields names their fields as
+  // arena/site/schema.json defines them, and every field is read by name.
+  function fieldsOf(names, wanted) {
+    const index = {};
+    for (const name of wanted) {
+      index[name] = names.indexOf(name);
+      if (index[name] < 0) throw new Error("data/games.js has no field " + name + " (see arena/site/schema.json)");
+    }
+    return index;
+  }
+  const R = fieldsOf(data.fields.rows,
+    ["id", "game", "seats", "results", "ending", "forfeit", "decisions", "finished", "scores"]);
+  const B = fieldsOf(data.fields.bots, ["bot_id", "name", "version", "page"]);
   let page = 1;
 
   function option(select, value, text) {
@@ -23,11 +33,11 @@
 
   data.games.slice().sort().forEach(function (name) { option(gameSelect, name, name); });
   const names = {};
-  data.bots.forEach(function (bot) { (names[bot[1]] = names[bot[1]] || []).push(bot); });
+  data.bots.forEach(function (bot) { (names[bot[B.name]] = names[bot[B.name]] || []).push(bot); });
   Object.keys(names).sort().forEach(function (name) {
     const versions = names[name];
     if (versions.length > 1) option(botSelect, "n:" + name, name + " (all versions)");
-    versions.forEach(function (bot) { option(botSelect, "v:" + bot[0], name + " @" + bot[2]); });
+    versions.forEach(function (bot) { option(botSelect, "v:" + bot[B.bot_id], name + " @" + bot[B.version]); });
   });
 
   function readHash() {
@@ -55,33 +65,38 @@
     if (!value) return null;
     const wanted = new Set();
     data.bots.forEach(function (bot, index) {
-      if ((value.startsWith("v:") && bot[0] === value.slice(2)) ||
-          (value.startsWith("n:") && bot[1] === value.slice(2))) wanted.add(index);
+      if ((value.startsWith("v:") && bot[B.bot_id] === value.slice(2)) ||
+          (value.startsWith("n:") && bot[B.name] === value.slice(2))) wanted.add(index);
     });
     return wanted;
   }
 
-  function isDraw(row) { return row[3].length === 0 || row[3].length === row[2].length; }
+  // A seat's result is arena.results' verdict: "w" won (first alone), "d"
+  // drew (a shared first place is a draw), "l" lost. A game nobody won
+  // alone is a draw; a solo game is neither won, lost nor drawn here.
+  function seatResult(row, seat) { return row[R.results][seat]; }
+  function solo(row) { return row[R.seats].length === 1; }
+  function isDraw(row) { return !solo(row) && row[R.results].indexOf("w") < 0; }
 
-  function matches(row, game, bots, result) {
-    if (game >= 0 && row[1] !== game) return false;
+  function matches(row, game, bots, wanted) {
+    if (game >= 0 && row[R.game] !== game) return false;
     let seats = null;
     if (bots) {
       seats = [];
-      row[2].forEach(function (bot, seat) { if (bots.has(bot)) seats.push(seat); });
+      row[R.seats].forEach(function (bot, seat) { if (bots.has(bot)) seats.push(seat); });
       if (!seats.length) return false;
     }
-    switch (result) {
+    const any = function (letter) {
+      return seats ? seats.some(function (seat) { return seatResult(row, seat) === letter; })
+                   : row[R.results].indexOf(letter) >= 0;
+    };
+    switch (wanted) {
       case "": return true;
-      case "draw": return row[2].length > 1 && isDraw(row);
-      case "forfeit": return row[5] >= 0 && (!seats || seats.indexOf(row[5]) >= 0);
-      case "normal": return row[4] === "normal";
-      case "win":
-        if (isDraw(row)) return false;
-        return !seats || seats.some(function (seat) { return row[3].indexOf(seat) >= 0; });
-      case "loss":
-        if (isDraw(row)) return false;
-        return !seats || seats.some(function (seat) { return row[3].indexOf(seat) < 0; });
+      case "draw": return isDraw(row);
+      case "forfeit": return row[R.forfeit] >= 0 && (!seats || seats.indexOf(row[R.forfeit]) >= 0);
+      case "normal": return row[R.ending] === "normal";
+      case "win": return !solo(row) && any("w");
+      case "loss": return !solo(row) && !isDraw(row) && any("l");
       default: return true;
     }
   }
@@ -124,11 +139,12 @@
     for (const index of found.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE)) {
       const row = data.rows[index];
       const tr = document.createElement("tr");
-      const href = "games/" + row[0].slice(0, 2) + "/" + row[0] + ".html";
+      const id = row[R.id], seatBots = row[R.seats];
+      const href = "games/" + id.slice(0, 2) + "/" + id + ".html";
       link(cell(tr, "num"), href, "#" + (index + 1), "game-link");
-      cell(tr).textContent = data.games[row[1]];
+      cell(tr).textContent = data.games[row[R.game]];
       const seats = cell(tr, "seats-cell");
-      row[2].forEach(function (botIndex, seat) {
+      seatBots.forEach(function (botIndex, seat) {
         const bot = data.bots[botIndex];
         if (seat) {
           const sep = document.createElement("span");
@@ -136,19 +152,27 @@
           sep.textContent = "vs";
           seats.appendChild(sep);
         }
-        const a = link(seats, bot[3], bot[1], row[3].indexOf(seat) >= 0 ? "won" : "");
-        a.title = bot[1] + " @" + bot[2] + " (seat " + seat + ")";
+        const a = link(seats, bot[B.page], bot[B.name], seatResult(row, seat) === "w" ? "won" : "");
+        a.title = bot[B.name] + " @" + bot[B.version] + " (seat " + seat + ")";
       });
+      const nameOf = function (seat) { return data.bots[seatBots[seat]][B.name]; };
+      const seatsWith = function (letter) {
+        return seatBots.map(function (_, seat) { return seat; })
+          .filter(function (seat) { return seatResult(row, seat) === letter; });
+      };
       let text;
-      if (row[2].length === 1) text = "solo" + (row[8] ? " · " + row[8][0] + " rolls" : "");
-      else if (isDraw(row)) text = "draw";
-      else text = row[3].map(function (seat) { return data.bots[row[2][seat]][1]; }).join(", ") + " won";
+      const scores = row[R.scores];
+      if (solo(row)) text = "solo" + (scores ? " · " + scores[0] + " rolls" : "");
+      else if (isDraw(row)) {
+        const shared = seatsWith("d");
+        text = shared.length < seatBots.length ? "draw: " + shared.map(nameOf).join(", ") + " share first" : "draw";
+      } else text = seatsWith("w").map(nameOf).join(", ") + " won";
       link(cell(tr), href, text);
       const ending = cell(tr);
-      ending.textContent = row[4].replace("_", " ") +
-        (row[5] >= 0 ? " (" + data.bots[row[2][row[5]]][1] + ")" : "");
-      cell(tr, "num").textContent = row[6];
-      cell(tr).textContent = when(row[7]);
+      const forfeit = row[R.forfeit];
+      ending.textContent = row[R.ending].replace("_", " ") + (forfeit >= 0 ? " (" + nameOf(forfeit) + ")" : "");
+      cell(tr, "num").textContent = row[R.decisions];
+      cell(tr).textContent = when(row[R.finished]);
       fragment.appendChild(tr);
     }
     body.appendChild(fragment);

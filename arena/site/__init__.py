@@ -1,0 +1,37 @@
+"""The leaderboard site, generated from the store as static files.
+
+One module per job: :mod:`~arena.site.data` gathers what the pages show
+(standings from :mod:`arena.stats.elo`, the fit and head-to-head from
+:mod:`arena.stats.joint`, results from :mod:`arena.results`);
+:mod:`~arena.site.charts` draws; :mod:`~arena.site.replays` writes the
+replay payload and its state patches; :mod:`~arena.site.pages` renders the
+templates; :mod:`~arena.site.builder` writes the files. ``schema.json`` is
+the one description of the data handed to the browser (the games list and
+the replay), read by :mod:`~arena.site.schema` and by the tests.
+
+The site works from file:// with no network: no CDN, no web fonts, no fetch
+of local files. Data the browser needs is embedded in the pages or in .js
+files loaded with <script src>. Everything a bot chose (its name, its
+stderr, the detail of its forfeit) goes through Jinja's autoescape or, in
+the browser, through textContent; bot names never become file names as they
+are (see :func:`arena.site.paths.slug`).
+
+Layout of the site::
+
+    index.html                     standings, overall and per game
+    tables/<game>.html             one game (or overall): standings,
+                                   head-to-head, rating history
+    games.html, data/games.js      the games list, filtered in the browser
+    games/<xx>/<id>.html           a game and its replay
+    bots/<slug>/index.html         a bot (all its versions)
+    bots/<slug>/<hash>.html        a bot version
+    logs/<id>.html                 a bot's stderr log for a match
+    static/                        CSS and JavaScript (boards/<game>.js)
+"""
+
+from __future__ import annotations
+
+from arena.site.builder import build
+from arena.site.data import solo_table
+
+__all__ = ["build", "solo_table"]

@@ -1,0 +1,168 @@
+"""What the pages show, gathered from the store in one pass over its games.
+
+Nothing is added up here that the statistics modules add up: each game goes
+to :class:`arena.stats.elo.Ladder` (standings and rating history, the same
+sums ``arena standings`` prints) and to :class:`arena.stats.joint.JointTables`
+(the maximum-likelihood fit and head-to-head), and whether a seat won, drew
+or lost comes from :mod:`arena.results`. What stays here is the site's own
+bookkeeping: the games list's rows, forfeits, solo games and stderr logs.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena import results
+from arena.model import StoredGame
+from arena.site import schema
+from arena.site.paths import BotInfo, game_id, game_path, version_of
+from arena.stats.elo import OVERALL, Ladder
+from arena.stats.joint import JointTables, MLRating
+from arena.stats.pairs import Record
+from arena.store import Store
+
+# A seat's result in the games list (schema.json, gameRow results).
+LETTERS = {results.Verdict.WIN: "w", results.Verdict.DRAW: "d", results.Verdict.LOSS: "l"}
+
+
+class Logs:
+    """Stored stderr log paths and the site's names for the files found.
+
+    Paths are stored as the tournament was given them (maybe relative to its
+    working folder), so a relative path is looked for from here and from the
+    database's folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files: dict[str, Path] = {}  # site name -> file
+        self._ids: dict[str, str | None] = {}
+
+    def log_id(self, stored: str | None) -> str | None:
+        """The site's name for a stored log path, if the file can be found."""
+        if not stored:
+            return None
+        if stored not in self._ids:
+            self._ids[stored] = self._find(stored)
+        return self._ids[stored]
+
+    def _find(self, stored: str) -> str | None:
+        path = Path(stored)
+        for candidate in [path] if path.is_absolute() else [Path.cwd() / path, self.root / path]:
+            if candidate.is_file():
+                resolved = candidate.resolve()
+                log_id = hashlib.sha1(str(resolved).encode()).hexdigest()[:16]
+                self.files[log_id] = resolved
+                return log_id
+        return None
+
+
+@dataclass
+class Model:
+    """Everything the pages show."""
+
+    infos: dict[str, BotInfo]
+    logs: Logs
+    names: dict[str, str] = field(default_factory=dict)
+    ladder: Ladder = field(init=False)
+    joint: JointTables = field(default_factory=JointTables)
+    ml: dict[str, dict[str, MLRating]] = field(default_factory=dict)
+    forfeits: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    solo_games: dict[str, int] = field(default_factory=dict)
+    rows: list[list[Any]] = field(default_factory=list)
+    game_names: list[str] = field(default_factory=list)
+    bot_order: list[str] = field(default_factory=list)
+    total: int = 0
+
+    def __post_init__(self) -> None:
+        self.names.update((bot_id, info.name) for bot_id, info in self.infos.items())
+        self.ladder = Ladder(self.names)
+
+    def tables(self) -> list[str]:
+        """Overall first, then each game by name."""
+        tables = self.ladder.tables
+        return ([OVERALL] if OVERALL in tables else []) + sorted(t for t in tables if t != OVERALL)
+
+    def info(self, bot_id: str) -> BotInfo:
+        """A bot seen in games but missing from the bots table still gets pages."""
+        if bot_id not in self.infos:
+            self.infos[bot_id] = BotInfo(bot_id, bot_id.rsplit("@", 1)[0], version_of(bot_id))
+            self.names[bot_id] = self.infos[bot_id].name
+        return self.infos[bot_id]
+
+    def head_to_head(self, table: str, a: str, b: str) -> Record | None:
+        pairs = self.joint.pairs.get(table)
+        return pairs.head_to_head(a, b) if pairs else None
+
+
+def collect(store: Store) -> Model:
+    """One pass over the stored games, in rating order."""
+    infos = {bot_id: BotInfo(bot_id, row["name"], (row["content_hash"] or "")[:12] or version_of(bot_id))
+             for bot_id, row in store.bots().items()}
+    model = Model(infos, Logs(store.path.parent))
+    game_numbers: dict[str, int] = {}
+    bot_numbers: dict[str, int] = {}
+    rows: list[tuple[float, list[Any]]] = []
+    for game in store.games():
+        model.total += 1
+        for bot_id in game.seats:
+            model.info(bot_id)
+        model.ladder.add(game)
+        model.joint.add(game)
+        if game.players == 1:
+            model.solo_games[game.seats[0]] = model.solo_games.get(game.seats[0], 0) + 1
+        logs = [model.logs.log_id(path) for path in game.logs]
+        if game.forfeit_seat is not None:
+            _add_forfeit(model, game, logs)
+        rows.append((game.finished_at or 0.0, schema.record(
+            schema.GAME_ROW, id=game_id(game.key), game=game_numbers.setdefault(game.game, len(game_numbers)),
+            seats=[bot_numbers.setdefault(b, len(bot_numbers)) for b in game.seats], results=result_letters(game),
+            ending=game.termination.value, forfeit=-1 if game.forfeit_seat is None else game.forfeit_seat,
+            decisions=game.decisions, finished=int(game.finished_at or 0.0),
+            scores=list(game.scores) if game.players == 1 and game.scores is not None else None)))
+    # The list shows games in the order they finished (rating order is the
+    # plan's, and several plans share a store).
+    rows.sort(key=lambda pair: pair[0])
+    model.rows = [row for _, row in rows]
+    model.game_names = list(game_numbers)
+    model.bot_order = list(bot_numbers)
+    model.ml = model.joint.fit()
+    return model
+
+
+def result_letters(game: StoredGame) -> str:
+    """Each seat's result as a letter: won, drew (a shared first place) or lost."""
+    return "".join(LETTERS[results.verdict(game.placements, seat)] for seat in range(game.players))
+
+
+def _add_forfeit(model: Model, game: StoredGame, logs: list[str | None]) -> None:
+    seat = game.forfeit_seat
+    assert seat is not None
+    model.forfeits.setdefault(game.seats[seat], []).append({
+        "key": game.key, "page": game_path(game.key), "game": game.game,
+        "reason": game.termination.value, "detail": game.detail or "",
+        "opponents": [b for s, b in enumerate(game.seats) if s != seat],
+        "log": logs[seat] if seat < len(logs) else None,
+        "finished": when(game.finished_at), "finished_at": game.finished_at or 0.0})
+
+
+def solo_table(store: Store) -> list[dict[str, Any]]:
+    """Each bot's average and best score in solo play, per game (lower is better)."""
+    rows: dict[tuple[str, str], list[float]] = {}
+    for game in store.games(solo=True):
+        if game.scores is not None:
+            rows.setdefault((game.game, game.seats[0]), []).append(game.scores[0])
+    names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
+    return [{"game": game, "bot": names.get(bot_id, bot_id), "bot_id": bot_id, "games": len(scores),
+             "average": sum(scores) / len(scores), "best": min(scores)}
+            for (game, bot_id), scores in sorted(rows.items())]
+
+
+def when(timestamp: float | None) -> str:
+    """A time as the pages print it (UTC, to the minute)."""
+    if not timestamp:
+        return ""
+    return datetime.datetime.fromtimestamp(timestamp, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")

@@ -1,0 +1,190 @@
+"""The pages: what each template is given, rendered to text.
+
+Each function returns page text (or pairs of a path under the site and its
+text); writing them is :mod:`arena.site.builder`'s job. Everything a bot
+chose goes through Jinja's autoescape, or into .js data through ``js``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from arena import results
+from arena.games import GAMES
+from arena.model import FORFEITS, StoredGame
+from arena.site import schema
+from arena.site.charts import CHART_COLOURS, chart_colour, history_svg, interval_bars
+from arena.site.data import Model, when
+from arena.site.paths import BotInfo, version_of
+from arena.site.replays import replay_payload
+from arena.stats import pairs
+from arena.stats.elo import INITIAL, K_FACTOR
+
+FORFEIT_REASONS = [t.value for t in FORFEITS]
+SEAT_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff9f1c"]
+FORFEITS_SHOWN = 100  # on a version page; the games list has them all
+ELO_SETTINGS = {"k": K_FACTOR, "initial": INITIAL}
+
+ENV = jinja2.Environment(loader=jinja2.PackageLoader("arena.site", "templates"),
+                         autoescape=True, undefined=jinja2.StrictUndefined,
+                         trim_blocks=True, lstrip_blocks=True)
+
+
+def render(template: str, root: str, **context: Any) -> str:
+    """A page; ``root`` is the way back to the site's root from it."""
+    return ENV.get_template(template).render(root=root, **context)
+
+
+def js(data: Any) -> str:
+    """JSON that is also safe inside HTML (no '<', '>' or '&' as such)."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026") \
+        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+# ------------------------------------------------------------------ standings
+
+
+def standing_rows(model: Model, table: str) -> list[dict[str, Any]]:
+    """Standings of one table, best maximum-likelihood rating first, each
+    with where its interval bar goes."""
+    ml = model.ml.get(table, {})
+    rows: list[dict[str, Any]] = []
+    for bot_id, standing in model.ladder.tables.get(table, {}).items():
+        rows.append({"info": model.infos[bot_id], "elo": standing, "ml": ml.get(bot_id),
+                     "forfeits": {reason: standing.forfeits_by_reason.get(reason, 0)
+                                  for reason in FORFEIT_REASONS}})
+    rows.sort(key=lambda r: (-(r["ml"].rating if r["ml"] else -1e9), -r["elo"].elo, r["info"].bot_id))
+    for row, bar in zip(rows, interval_bars([row["ml"] for row in rows])):
+        row["bar"] = bar
+    return rows
+
+
+def h2h_matrix(model: Model, table: str, order: list[str]) -> list[dict[str, Any]]:
+    matrix = []
+    for a in order:
+        cells: list[dict[str, Any]] = []
+        for b in order:
+            record = model.head_to_head(table, a, b)
+            if record is None:
+                cells.append({"self": a == b, "pair": None})
+                continue
+            low, high = pairs.wilson(record.score, record.games)
+            los = pairs.superiority(record)
+            cells.append({"self": False, "pair": record, "low": low, "high": high, "los": los,
+                          "cls": pairs.evidence_class(los), "opponent": model.infos[b]})
+        matrix.append({"info": model.infos[a], "cells": cells})
+    return matrix
+
+
+def index_page(model: Model, solo: list[dict[str, Any]]) -> str:
+    tables = [(t, standing_rows(model, t)) for t in model.tables()]
+    return render("index.html", "", model=model, tables=tables, solo=solo, reasons=FORFEIT_REASONS,
+                  elo_settings=ELO_SETTINGS)
+
+
+def table_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+    for table in model.tables():
+        rows = standing_rows(model, table)
+        order = [r["info"].bot_id for r in rows]
+        series = [(model.infos[b].name + " @" + model.infos[b].version,
+                   model.ladder.history.get((table, b), []), chart_colour(n)) for n, b in enumerate(order)]
+        yield f"tables/{table}.html", render(
+            "table.html", "../", model=model, table=table, rows=rows, reasons=FORFEIT_REASONS,
+            matrix=h2h_matrix(model, table, order), chart=history_svg(series, x_label=f"{table} games"),
+            colours=[chart_colour(n) for n in range(len(order))],
+            games=model.ladder.counts.get(table, 0), solo=[r for r in solo if r["game"] == table])
+
+
+# ------------------------------------------------------------------ bots
+
+
+def _bot_chart(model: Model, table: str, bot_id: str) -> Markup:
+    points = [(n, elo) for n, (_, elo) in enumerate(model.ladder.history.get((table, bot_id), []), 1)]
+    rating = model.ml.get(table, {}).get(bot_id)
+    band = (rating.low, rating.high) if rating else None
+    return history_svg([(model.infos[bot_id].name, points, CHART_COLOURS[0])], band, x_label="games played")
+
+
+def _latest(forfeits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(forfeits, key=lambda f: f["finished_at"], reverse=True)[:FORFEITS_SHOWN]
+
+
+def bot_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+    """A page per bot name (all its versions) and one per version."""
+    by_name: dict[str, list[BotInfo]] = {}
+    for info in model.infos.values():
+        by_name.setdefault(info.name, []).append(info)
+    tables = model.tables()
+    for name, versions in sorted(by_name.items()):
+        versions.sort(key=lambda info: info.version)
+        records: list[dict[str, Any]] = []
+        for info in versions:
+            per_table = []
+            for table in tables:
+                standing = model.ladder.tables.get(table, {}).get(info.bot_id)
+                if standing:
+                    per_table.append({"table": table, "elo": standing,
+                                      "ml": model.ml.get(table, {}).get(info.bot_id)})
+            records.append({"info": info, "tables": per_table,
+                            "forfeits": len(model.forfeits.get(info.bot_id, [])),
+                            "solo": model.solo_games.get(info.bot_id, 0)})
+        yield versions[0].name_page, render("bot.html", "../../", name=name, records=records)
+        for info, record in zip(versions, records):
+            charts = [(entry["table"], _bot_chart(model, entry["table"], info.bot_id))
+                      for entry in record["tables"]]
+            forfeits = model.forfeits.get(info.bot_id, [])
+            yield info.page, render(
+                "version.html", "../../", info=info, record=record, charts=charts, versions=versions,
+                reasons=FORFEIT_REASONS, forfeits=_latest(forfeits), forfeit_count=len(forfeits),
+                infos=model.infos, solo=[r for r in solo if r["bot_id"] == info.bot_id])
+
+
+# ------------------------------------------------------------------ data for the browser
+
+
+def games_data(model: Model) -> str:
+    """data/games.js: the games list (schema.json, ``$defs/gamesList``)."""
+    bots = [schema.record(schema.BOT, bot_id=b, name=model.infos[b].name, version=model.infos[b].version,
+                          page=model.infos[b].page) for b in model.bot_order]
+    return "window.ARENA_GAMES = " + js(schema.games_list(model.game_names, bots, model.rows)) + ";\n"
+
+
+def board_data() -> Iterator[tuple[str, str]]:
+    """Each game's board data (GAME.board), for the board drawings."""
+    for name, game in sorted(GAMES.items()):
+        yield f"data/board-{name}.js", ("window.ArenaBoardData = window.ArenaBoardData || {};\n"
+                                        f"window.ArenaBoardData[{js(name)}] = {js(game.board)};\n")
+
+
+# ------------------------------------------------------------------ a game
+
+
+def game_page(game: StoredGame, log_ids: list[str | None], events: list[dict[str, Any]],
+              bots: dict[str, list[Any]]) -> str:
+    """A game and its replay. Who won, drew or lost is arena.results' verdict
+    on the placements: a shared first place is a draw between those sharing it."""
+    payload, _, problem = replay_payload(game, events)
+    seats = []
+    for seat, bot_id in enumerate(game.seats):
+        name, version, page = bots.get(bot_id, [bot_id, version_of(bot_id), None])
+        verdict = results.verdict(game.placements, seat)
+        seats.append({"seat": seat, "bot_id": bot_id, "name": name, "version": version, "page": page,
+                      "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
+                      "won": verdict is results.Verdict.WIN, "drew": verdict is results.Verdict.DRAW,
+                      "forfeit": game.forfeit_seat == seat,
+                      "log": log_ids[seat] if seat < len(log_ids) else None,
+                      "score": game.scores[seat] if game.scores and seat < len(game.scores) else None})
+    # A first place shared by some seats and not all: name those who share it.
+    shared = [s for s in seats if s["drew"]] if any(not s["drew"] for s in seats) else []
+    return render("game.html", "../../", game=game, seats=seats, shared=shared, payload=payload,
+                  problem=problem, when=when(game.finished_at))
+
+
+def log_page(path: str, text: str) -> str:
+    return render("log.html", "../", path=path, text=text)

@@ -1,0 +1,112 @@
+"""The replay a game page embeds, and the state patch format it is made of.
+
+The format is written down in ``schema.json`` (``$defs/replay`` and
+``$defs/patch``); this module writes it and static/replay.js reads it.
+Patch 0 is the initial state and patch k turns the state before event k - 1
+into the state after it, so a page carries each state's changes rather than
+every state whole.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+from arena.games import GAMES
+from arena.games.base import IllegalAction, InvalidOptions
+from arena.model import StoredGame
+from arena.play.events import replay
+
+# Bump when the replay pages' template or data change shape, so that every
+# replay page is rewritten once by the next build.
+REPLAY_FORMAT = 1
+_MISSING = object()
+
+
+def replay_payload(game: StoredGame, events: list[dict[str, Any]]) -> tuple[str, int, str | None]:
+    """The replay as the page embeds it: base64 of zlib-compressed JSON
+    ``{"events": [...], "patches": [...]}`` (schema.json, ``$defs/replay``).
+    Returns the payload, the number of steps and why the replay stopped
+    early, if it did: a record that no longer replays still gets a page."""
+    patches: list[Any] = []
+    problem = None
+    definition = GAMES.get(game.game)
+    if definition is None:
+        problem = f"this arena has no {game.game!r} engine to replay the game with"
+    else:
+        previous: dict[str, Any] | None = None
+        try:
+            for state in replay(definition, game.players, game.options, events):
+                current = state.to_json()
+                patches.append(current if previous is None else state_patch(previous, current))
+                previous = current
+        except (IllegalAction, InvalidOptions, KeyError, IndexError, TypeError, ValueError) as exc:
+            problem = f"the record does not replay on this engine after step {len(patches) - 1}: {exc}"
+    data = {"events": events[:max(0, len(patches) - 1)] if problem else events, "patches": patches}
+    raw = json.dumps(data, separators=(",", ":")).encode()
+    return base64.b64encode(zlib.compress(raw, 6)).decode("ascii"), len(patches), problem
+
+
+def state_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """What turns state ``old`` into state ``new``, sharing what did not
+    change (schema.json, ``$defs/patch``: ``$d``/``$x`` for a dict, ``$l``
+    for a list of the same length, ``$v`` for a dict replaced whole, any
+    other value as itself). Patches reach two levels below the top (a field
+    of a piece in a list of pieces) and no deeper: deeper ones cost more time
+    than they save bytes once compressed."""
+    return _dict_patch(old, new, _list_patch)
+
+
+def _dict_patch(old: dict[str, Any], new: dict[str, Any], inner: Callable[[Any, Any], Any]) -> dict[str, Any]:
+    changed = {}
+    for key, value in new.items():
+        before = old.get(key, _MISSING)
+        if before is _MISSING:
+            changed[key] = _whole(value)
+        elif before != value:
+            changed[key] = inner(before, value)
+    patch: dict[str, Any] = {"$d": changed}
+    if old.keys() != new.keys():
+        removed = [key for key in old if key not in new]
+        if removed:
+            patch["$x"] = removed
+    return patch
+
+
+def _list_patch(old: Any, new: Any) -> Any:
+    """Second level: a list by index, a dict by key, then whole values."""
+    if type(old) is list and type(new) is list and old and len(old) == len(new):
+        return {"$l": [[index, _leaf_patch(a, b)] for index, (a, b) in enumerate(zip(old, new)) if a != b]}
+    if type(old) is dict and type(new) is dict:
+        return _dict_patch(old, new, _leaf_patch)
+    return _whole(new)
+
+
+def _leaf_patch(old: Any, new: Any) -> Any:
+    if type(old) is dict and type(new) is dict:
+        return _dict_patch(old, new, lambda before, value: _whole(value))
+    return _whole(new)
+
+
+def apply_patch(old: Any, patch: Any) -> Any:
+    """The inverse of ``state_patch`` (static/replay.js does the same)."""
+    if isinstance(patch, dict):
+        if "$v" in patch:
+            return patch["$v"]
+        if "$d" in patch:
+            result = {key: value for key, value in old.items() if key not in patch.get("$x", ())}
+            for key, change in patch["$d"].items():
+                result[key] = apply_patch(old.get(key), change)
+            return result
+        items = list(old)
+        for index, change in patch["$l"]:
+            items[index] = apply_patch(old[index], change)
+        return items
+    return patch
+
+
+def _whole(value: Any) -> Any:
+    return {"$v": value} if isinstance(value, dict) else value
