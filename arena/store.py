@@ -27,6 +27,7 @@ import sqlite_utils
 from arena import results
 from arena.errors import StoreError
 from arena.model import BotSpec, Forfeit, GameRecord, StoredGame, Termination
+from arena.stats.standings import Standings
 
 APPLICATION = "arena"
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -69,7 +70,19 @@ def _placements_v2(db: sqlite_utils.Database) -> None:
                        [place, termination if seat == forfeit_seat else None, key, seat])
 
 
-MIGRATIONS = [_create_v1, _placements_v2]
+def _ratings_v3(db: sqlite_utils.Database) -> None:
+    """The ratings as ``arena standings`` shows them, and each bot's Elo
+    after each of its games: a cache, rewritten after every run from the
+    games (see arena.stats.standings), for people who query the database."""
+    db.table("ratings").create({
+        "table_name": str, "game": str, "players": int, "bot_id": str, "bot": str, "elo": float,
+        "joint": float, "joint_low": float, "joint_high": float, "games": int, "wins": int, "draws": int,
+        "losses": int, "forfeits": int, "score": float}, pk=("table_name", "bot_id"))
+    db.table("rating_history").create({"table_name": str, "bot_id": str, "game_number": int, "elo": float},
+                                      pk=("table_name", "bot_id", "game_number"))
+
+
+MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -196,6 +209,21 @@ class Store:
                   "points": points[seat], "placement": record.placements[seat],
                   "forfeit": forfeited.get(seat)} for seat, bot_id in enumerate(job.seats)])
         return True
+
+    def write_ratings(self, standings: Standings) -> None:
+        """Replace the ratings cache with standings computed from the games,
+        in one transaction."""
+        columns = self.db.table("ratings").columns_dict
+        with self.db.conn:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM ratings")
+            self.db.execute("DELETE FROM rating_history")
+            self.db.table("ratings").insert_all(
+                [{"table_name": row["table"], "bot": row["bot"],
+                  **{name: value for name, value in row.items() if name in columns}} for row in standings.rows])
+            self.db.table("rating_history").insert_all(
+                [{"table_name": table, "bot_id": bot_id, "game_number": number, "elo": elo}
+                 for (table, bot_id), points in standings.history.items() for number, elo in points])
 
     # -- reading ----------------------------------------------------------------
 

@@ -5,6 +5,7 @@ with one line and a non-zero exit."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from contextlib import closing
 
@@ -123,9 +124,23 @@ def test_match_prints_the_score(workdir):
     result = arena("match", "alpha", "beta", "--game", "slyyde", "--rounds", "2", cwd=workdir, check=True)
     assert len([line for line in result.stdout.splitlines() if " vs " in line]) == 4
     last = result.stdout.strip().splitlines()[-1]
-    assert last.startswith("score: alpha ") and last.endswith(" beta")
-    a, b = last.removeprefix("score: alpha ").removesuffix(" beta").split(" - ")
-    assert float(a) + float(b) == 4
+    match = re.fullmatch(r"score: alpha ([\d.]+), beta ([\d.]+) \(of 4 games\)", last)
+    assert match, last
+    assert float(match.group(1)) + float(match.group(2)) == 4
+
+
+def test_a_match_of_four_bots_plays_every_rotation_and_places_every_seat(workdir):
+    random_bots(workdir / "bots", ["delta"])
+    result = arena("match", "alpha", "beta", "gamma", "delta", "--game", "roundabout", "--move-timeout", "5",
+                   cwd=workdir, check=True)
+    games = [line for line in result.stdout.splitlines() if " vs " in line]
+    assert [line.split(":")[0] for line in games] == [
+        "alpha vs beta vs gamma vs delta", "beta vs gamma vs delta vs alpha",
+        "gamma vs delta vs alpha vs beta", "delta vs alpha vs beta vs gamma"]
+    assert all(re.search(r"\((\w+ \d(st|nd|rd|th)(, )?){4}\)", line) for line in games), games
+    match = re.fullmatch(r"score: alpha ([\d.]+), beta ([\d.]+), gamma ([\d.]+), delta ([\d.]+) \(of 4 games\)",
+                         result.stdout.strip().splitlines()[-1])
+    assert match and sum(float(points) for points in match.groups()) == 4 * 4 / 2  # half the pairs of each game
 
 
 def test_sigterm_while_bots_are_checked_stops_with_one_line(workdir):

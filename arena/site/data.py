@@ -20,9 +20,10 @@ from arena import results
 from arena.model import StoredGame
 from arena.site import schema
 from arena.site.paths import BotInfo, game_id, game_path, version_of
-from arena.stats.elo import OVERALL, Ladder
+from arena.stats.elo import Ladder
 from arena.stats.joint import JointTables, MLRating
 from arena.stats.pairs import Record
+from arena.stats.tables import OVERALL
 from arena.store import Store
 
 # A seat's result in the games list (schema.json, gameRow results).
