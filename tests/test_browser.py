@@ -426,7 +426,7 @@ def showcase(tmp_path_factory):
             *_, state = replay(GAMES[name], 2, {}, events)
             outcome = state.outcome()
             store.add_game(GameRecord(Job(f"show/{name}", name, tuple(b.bot_id for b in bots), seed, 0, order),
-                                      events, outcome.winners, Termination.NORMAL if outcome.ending == "normal"
+                                      events, outcome.placements, Termination.NORMAL if outcome.ending == "normal"
                                       else Termination.TURN_CAP))
     with Store(root / "arena.db") as store:
         builder.build(store, root / "site")
@@ -525,7 +525,7 @@ def variants_site(tmp_path_factory):
             ending = Termination.NORMAL if outcome.ending == "normal" else Termination.TURN_CAP
             store.add_game(GameRecord(
                 Job(key, name, tuple(b.bot_id for b in bots[:players]), 11 + order, 0, order, options),
-                events, outcome.winners, ending, scores=outcome.scores))
+                events, outcome.placements, ending, scores=outcome.scores))
             keys[name, players, json_key(options)] = key
     with Store(root / "arena.db") as store:
         builder.build(store, root / "site")
