@@ -333,7 +333,8 @@ def list_bots(bot_dirs, move_timeout, startup_timeout):
 def standings(db, output_format):
     """Print ratings per table (a game at a player count) and overall."""
     with Store(db) as store:
-        rows = _standings(store).rows
+        computed = _standings(store)
+    rows = computed.rows
     if output_format == "json":
         click.echo(json.dumps(rows, indent=2))
         return
@@ -344,6 +345,9 @@ def standings(db, output_format):
             f"{row['joint']:.0f} ({row['joint_low']:.0f} to {row['joint_high']:.0f})"
         click.echo(f"{row['table']:15} {row['bot'][:20]:20} {row['version']:12} {row['elo']:7.1f} {joint:>22} "
                    f"{row['games']:6} {row['wins']:5} {row['losses']:6} {row['draws']:5} {row['forfeits']:8}")
+    for table, seats in computed.seats.items():
+        shares = ", ".join(f"seat {seat} {share:.0%}" for seat, share in enumerate(seats.shares()))
+        click.echo(f"{table}: first places by seat over {seats.games} games: {shares}")
 
 
 def _standings(store: Store) -> Standings:
