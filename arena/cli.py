@@ -34,7 +34,7 @@ from arena.play.tournament import (
 )
 from arena.stats.standings import Standings
 from arena.stats.standings import compute as compute_standings
-from arena.store import Store
+from arena.store import Store, check_database
 
 DEFAULT_DB = "arena.db"
 DEFAULT_OUT = "leaderboard"
@@ -212,8 +212,9 @@ def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, 
     games = [g.strip() for g in game_names.split(",") if g.strip()] or None
     request = check_request(games, player_counts, list(option_texts))
     runner = make_executor(executor, jobs, scheduler_address, worker_timeout, notify=_say)
+    check_database(db)
+    plan = plan_tournament(list(bot_dirs), request, rounds, seed, limits)
     with Store(db, writer=True) as store:
-        plan = plan_tournament(list(bot_dirs), request, rounds, seed, limits)
         for probe in plan.unusable:
             click.echo(f"skipping {probe.spec.name}: {probe.problem}", err=True)
         for balance in plan.balances:
