@@ -173,13 +173,14 @@ def game_page(game: StoredGame, log_ids: list[str | None], events: list[dict[str
     on the placements: a shared first place is a draw between those sharing it."""
     payload, _, problem = replay_payload(game, events)
     seats = []
+    forfeited = {forfeit.seat: forfeit.termination.value for forfeit in game.forfeits}
     for seat, bot_id in enumerate(game.seats):
         name, version, page = bots.get(bot_id, [bot_id, version_of(bot_id), None])
         verdict = results.verdict(game.placements, seat)
         seats.append({"seat": seat, "bot_id": bot_id, "name": name, "version": version, "page": page,
                       "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
                       "won": verdict is results.Verdict.WIN, "drew": verdict is results.Verdict.DRAW,
-                      "forfeit": game.forfeit_seat == seat,
+                      "forfeit": forfeited.get(seat), "place": game.placements[seat],
                       "log": log_ids[seat] if seat < len(log_ids) else None,
                       "score": game.scores[seat] if game.scores and seat < len(game.scores) else None})
     # A first place shared by some seats and not all: name those who share it.
