@@ -120,7 +120,8 @@ def collect(store: Store) -> Model:
             _add_forfeit(model, game, logs)
         rows.append((game.finished_at or 0.0, schema.record(
             schema.GAME_ROW, id=game_id(game.key), game=game_numbers.setdefault(game.game, len(game_numbers)),
-            seats=[bot_numbers.setdefault(b, len(bot_numbers)) for b in game.seats], results=result_letters(game), places=list(game.placements),
+            seats=[bot_numbers.setdefault(b, len(bot_numbers)) for b in game.seats],
+            results=result_letters(game), places=list(game.placements),
             ending=game.termination.value, forfeit=-1 if game.forfeit_seat is None else game.forfeit_seat,
             decisions=game.decisions, finished=int(game.finished_at or 0.0),
             scores=list(game.scores) if game.players == 1 and game.scores is not None else None)))
