@@ -23,6 +23,7 @@ from arena.site.paths import BotInfo, game_id, game_path, version_of
 from arena.stats.elo import Ladder
 from arena.stats.joint import JointTables, MLRating
 from arena.stats.pairs import Record
+from arena.stats.standings import SeatShares, add_seat_shares
 from arena.stats.tables import OVERALL
 from arena.store import Store
 
@@ -72,6 +73,7 @@ class Model:
     joint: JointTables = field(default_factory=JointTables)
     ml: dict[str, dict[str, MLRating]] = field(default_factory=dict)
     forfeits: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    seats: dict[str, SeatShares] = field(default_factory=dict)  # first places by seat, per table
     solo_games: dict[str, int] = field(default_factory=dict)
     rows: list[list[Any]] = field(default_factory=list)
     game_names: list[str] = field(default_factory=list)
@@ -113,6 +115,7 @@ def collect(store: Store) -> Model:
             model.info(bot_id)
         model.ladder.add(game)
         model.joint.add(game)
+        add_seat_shares(model.seats, game)
         if game.players == 1:
             model.solo_games[game.seats[0]] = model.solo_games.get(game.seats[0], 0) + 1
         logs = [model.logs.log_id(path) for path in game.logs]

@@ -100,7 +100,8 @@ def table_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str,
             "table.html", "../", model=model, table=table, rows=rows, reasons=FORFEIT_REASONS,
             matrix=h2h_matrix(model, table, order), chart=history_svg(series, x_label=f"{table} games"),
             colours=[chart_colour(n) for n in range(len(order))],
-            games=model.ladder.counts.get(table, 0), solo=[r for r in solo if r["game"] == table])
+            games=model.ladder.counts.get(table, 0), solo=[r for r in solo if r["game"] == table],
+            seats=model.seats.get(table))
 
 
 # ------------------------------------------------------------------ bots

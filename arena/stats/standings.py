@@ -39,6 +39,16 @@ class SeatShares:
         return [won / self.games for won in self.first]
 
 
+def add_seat_shares(seats: dict[str, SeatShares], game: StoredGame) -> None:
+    """Count one game's first places by seat into its table."""
+    if game.players < 2:
+        return
+    shares = seats.setdefault(table_name(game.game, game.players), SeatShares(0, [0.0] * game.players))
+    shares.games += 1
+    for seat, share in enumerate(results.first_place_shares(game.placements)):
+        shares.first[seat] += share
+
+
 def compute(games: Iterable[StoredGame], names: dict[str, str]) -> Standings:
     """Standings from stored games, which must come in rating order."""
     ladder = Ladder(names)
@@ -47,11 +57,7 @@ def compute(games: Iterable[StoredGame], names: dict[str, str]) -> Standings:
     for game in games:
         ladder.add(game)
         joint.add(game)
-        if game.players > 1:
-            shares = seats.setdefault(table_name(game.game, game.players), SeatShares(0, [0.0] * game.players))
-            shares.games += 1
-            for seat, share in enumerate(results.first_place_shares(game.placements)):
-                shares.first[seat] += share
+        add_seat_shares(seats, game)
     fitted = joint.fit()
     rows = []
     for standing in ladder.ranked():
