@@ -664,7 +664,8 @@ def test_the_first_player_to_remove_both_pieces_wins_at_once():
     roll(state, 2, 2)
     do(state, piece=RED_1, die=2)
     assert state.current_player() == TERMINAL
-    assert state.outcome().to_json() == {"winners": [0], "ending": "normal", "scores": None}
+    assert state.outcome().to_json() == {"placements": [1, 2, 2], "winners": [0], "ending": "normal",
+                                        "scores": None}
     assert state.last[-1] == {"cause": "win", "seat": 0}
 
 
@@ -682,7 +683,8 @@ def test_the_turn_cap_ends_the_game_as_a_draw():
     roll(state, 1, 2)
     do(state, piece=RED_1, die=1)
     assert state.current_player() == TERMINAL
-    assert state.outcome().to_json() == {"winners": [], "ending": "turn_cap", "scores": None}
+    assert state.outcome().to_json() == {"placements": [1, 1], "winners": [], "ending": "turn_cap",
+                                        "scores": None}
 
 
 # ------------------------------------------------------------ four pieces each

@@ -506,7 +506,8 @@ def test_a_diagonal_onto_a_safe_square_shares_it():  # decision 10
 def test_the_exact_roll_reaches_the_centre_and_wins():
     state = roll(position(red=95, blue=20), 4)
     assert state.current_player() == TERMINAL
-    assert state.outcome().to_json() == {"winners": [RED], "ending": "normal", "scores": None}
+    assert state.outcome().to_json() == {"placements": [1, 2], "winners": [RED], "ending": "normal",
+                                        "scores": None}
 
 
 def test_a_roll_too_high_stays_and_is_not_a_landing():  # decision 9
@@ -533,7 +534,8 @@ def test_solo_counts_every_roll_and_scores_the_count():  # decision 18
     for die in (6, 6, 5, 3):  # 96; too high but a 6; too high; centre
         roll(state, die)
     assert state.is_terminal() and state.rolls == [4]
-    assert state.outcome().to_json() == {"winners": [RED], "ending": "normal", "scores": [4]}
+    assert state.outcome().to_json() == {"placements": [1], "winners": [RED], "ending": "normal",
+                                        "scores": [4]}
 
 
 def test_solo_back_6_does_nothing():
@@ -556,7 +558,8 @@ def test_multiplayer_keeps_each_seats_roll_count():
 def test_the_turn_cap_ends_the_game_as_a_draw():  # decision 17
     state = roll(position(red=11, blue=20, turns=TURN_CAP - 1), 6)
     assert state.is_terminal() and state.turns == TURN_CAP
-    assert state.outcome().to_json() == {"winners": [], "ending": "turn_cap", "scores": None}
+    assert state.outcome().to_json() == {"placements": [1, 1], "winners": [], "ending": "turn_cap",
+                                        "scores": None}
 
 
 def test_a_win_on_the_last_turn_counts():  # decision 17
