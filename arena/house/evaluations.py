@@ -185,7 +185,8 @@ class Detour:
 
     def __call__(self, data: dict[str, Any]) -> list[float]:
         # off the board: finished, or a retired seat's (whose chance is then set to 0)
-        places = [None if p["space"] is None else (p["space"], p["port"]) for p in data["pieces"]]
+        places = [None if p["finished"] or p["space"] is None else (p["space"], p["port"])
+                  for p in data["pieces"]]
         popoff = data["popoff"]
         if popoff is not None and data["phase"] in ("popoff", "popoff_start"):
             # A pending pop-off: either piece may go back to a START.
