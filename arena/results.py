@@ -19,8 +19,9 @@ store's points, Elo, the joint fit, standings, head-to-head, the site,
 So a *shared win* (Ciclovia's tie on points and tie-break, which the
 rulebook leaves shared) is a draw between the seats that share it, in every
 column and every rating; when all seats share it, it is a draw like any
-other. Rules that only name winners give the winners placement 1 and every
-other seat placement 2; a draw places everyone first.
+other. Where only winners are named, the winners are placed 1 and every
+other seat ties behind them in competition ranking (placement
+``len(winners) + 1``); a draw places everyone first.
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ class Verdict(Enum):
 
 def placements_from_winners(players: int, winners: Iterable[int]) -> Placements:
     """Placements where only winners are known (games stored before
-    placements were): winners first, the others after them; no winner is a
-    draw, everyone first. Competition ranking: (1, 1, 3)."""
+    placements were): winners first, the others tied behind them in
+    competition ranking (two winners of four: the others are third); no
+    winner is a draw, everyone first."""
     chosen = set(winners)
     if not chosen:
         return (1,) * players
