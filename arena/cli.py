@@ -279,7 +279,8 @@ def match(bot_names, game_name, rounds, seed, option_texts, bot_dirs, move_timeo
         for name, earned in zip(names, results.points(record.placements)):
             points[name] += earned
         how = record.termination.value + "".join(
-            f"; {names[f.seat]} forfeited: {f.termination.value} ({f.detail})" for f in record.forfeits)
+            f" ({f.detail})" if len(names) == 2 else f"; {names[f.seat]} forfeited: {f.termination.value} ({f.detail})"
+            for f in record.forfeits)
         click.echo(f"{' vs '.join(names)}: {_result_words(record.placements, names)} [{how}]")
     click.echo("score: " + ", ".join(f"{name} {points[name]:g}" for name in bot_names)
                + f" (of {len(jobs)} games)")

@@ -349,16 +349,17 @@ def test_a_shared_first_place_is_a_draw_on_every_page(copy):
     games, _ = stored(copy.db)
     names = {b: row["name"] for b, row in bots.items()}
     elo = {(r.game, r.bot_id): r for r in standings(games, names)}
-    cells = standings_tables(copy.out / "tables" / "ciclovia.html")["ciclovia"]
-    assert [int(c) for c in cells[alpha][7:10]] == [elo["ciclovia", alpha].wins, elo["ciclovia", alpha].losses,
-                                                      elo["ciclovia", alpha].draws]
+    # A game of three seats is rated in the three-player table.
+    cells = standings_tables(copy.out / "tables" / "ciclovia-3p.html")["ciclovia/3p"]
+    assert [int(c) for c in cells[alpha][7:10]] == [elo["ciclovia/3p", alpha].wins, elo["ciclovia/3p", alpha].losses,
+                                                      elo["ciclovia/3p", alpha].draws]
     record = [0, 0, 0]
     for g in games:
-        if g.game == "ciclovia" and alpha in g.seats and beta in g.seats:
+        if g.game == "ciclovia" and g.players == 3 and alpha in g.seats and beta in g.seats:
             score = results.points([g.placements[g.seats.index(alpha)], g.placements[g.seats.index(beta)]])[0]
             record[{1.0: 0, 0.5: 1, 0.0: 2}[score]] += 1
     assert record[1] >= 1
-    table = (copy.out / "tables" / "ciclovia.html").read_text()
+    table = (copy.out / "tables" / "ciclovia-3p.html").read_text()
     assert f'title="alpha vs beta: {record[0]} wins, {record[1]} draws, {record[2]} losses;' in table
     assert "A shared first place\ncounts as a draw" in (copy.out / "index.html").read_text()
 

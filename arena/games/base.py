@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from arena import results
+
 Action = dict[str, Any]
 
 CHANCE = -1
@@ -87,10 +89,9 @@ class Outcome:
     def winners(self) -> tuple[int, ...]:
         """The seats placed first; none when every seat shares first place
         (a draw), or when a solo game did not end by its rules."""
-        first = tuple(seat for seat, place in enumerate(self.placements) if place == 1)
-        if len(first) == len(self.placements) and (len(first) > 1 or self.ending != "normal"):
+        if len(self.placements) == 1 and self.ending != "normal":
             return ()
-        return first
+        return results.winners(self.placements)
 
     def to_json(self) -> dict[str, Any]:
         return {"placements": list(self.placements), "winners": list(self.winners),

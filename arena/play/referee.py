@@ -61,7 +61,7 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
         table.call(number, seats[number].start_game, job, number, state)
         table.started.add(number)
     dice = DiceStreams(job.seed)
-    while not state.is_terminal():
+    while not state.is_terminal() and not table.abandoned:
         seat_number = state.current_player()
         if seat_number == CHANCE:
             values = dice.draw(state.chance_request())
@@ -75,11 +75,16 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
             event = decision_event(seat_number, offered, chosen)
             state.apply_action(offered[chosen])
         table.tell(event)
-    outcome = state.outcome()
     forfeits = tuple(table.forfeits)
+    placements: tuple[int, ...]
+    if table.abandoned:  # a solo game whose one seat failed: no result of the rules
+        placements, scores = (1,), None
+    else:
+        outcome = state.outcome()
+        placements, scores = outcome.placements, outcome.scores
     ended_by_forfeit = bool(forfeits) and len(seats) - len(forfeits) <= 1
-    termination = forfeits[-1].termination if ended_by_forfeit else Termination(outcome.ending)
-    record = GameRecord(job, table.events, outcome.placements, termination, forfeits, outcome.scores,
+    termination = forfeits[-1].termination if ended_by_forfeit else Termination(state.outcome().ending)
+    record = GameRecord(job, table.events, placements, termination, forfeits, scores,
                         duration=time.monotonic() - started)
     result = {"placements": list(record.placements), "winners": list(record.winners),
               "termination": record.termination.value, "forfeits": [f.to_json() for f in forfeits],
@@ -103,6 +108,7 @@ class _Table:
         self.events: list[dict[str, Any]] = []
         self.forfeits: list[Forfeit] = []
         self.started: set[int] = set()  # seats told the game started (the others learn from its state)
+        self.abandoned = False  # a solo game cannot go on without its one seat
 
     def playing(self) -> list[int]:
         out = {forfeit.seat for forfeit in self.forfeits}
@@ -126,8 +132,11 @@ class _Table:
                 self.call(number, self.seats[number].observe, event, self.state)
 
     def _retire(self, number: int, termination: Termination, detail: str) -> None:
-        if self.state.is_terminal():
+        if self.state.is_terminal() or self.abandoned:
             return
         self.forfeits.append(Forfeit(number, termination, detail))
+        if len(self.seats) == 1:
+            self.abandoned = True
+            return
         self.state.retire(number)
         self.tell(retire_event(number, termination.value))
