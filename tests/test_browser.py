@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 from test_leaderboard import XSS_NAME, games_data, tournament_site
 
 from arena.games import GAMES
@@ -28,8 +27,6 @@ from arena.store import Store
 # A real browser over a whole tournament's site: the slow set (-m "not slow" leaves it out).
 pytestmark = pytest.mark.slow
 
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 MOUSE_STEPS = 8
 
@@ -37,14 +34,6 @@ MOUSE_STEPS = 8
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     return tournament_site(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def browser(chromium):
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=chromium, args=ARGS)
-        yield launched
-        launched.close()
 
 
 class Watched:

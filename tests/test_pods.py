@@ -13,10 +13,14 @@ import pytest
 from support import arena, random_bots
 
 from arena.errors import ArenaError
+from arena.games import GAMES
 from arena.games.dice import stream_seed
 from arena.model import BotSpec
+from arena.play.events import replay
 from arena.play.plan import Entrant, plan_pods, plan_round_robin
 from arena.play.tournament import check_request
+from arena.site import paths
+from arena.store import Store
 
 
 def entrants(count: int, games=("detour", "roundabout")) -> list[Entrant]:
@@ -101,8 +105,8 @@ def test_a_tournament_of_pods_stores_placements_and_its_ratings_table_matches_st
     args = ["tournament", "--games", "roundabout,detour", "--players", "2,3,4", "--rounds", "1",
             "--option", "detour.pieces=2", "--move-timeout", "5", "--jobs", "2"]
     first = arena(*args, cwd=tmp_path, check=True)
-    # 6 pairs x 2 seats, 4 pods of 3 x 3 rotations, 1 pod of 4 x 4 rotations; per game
-    assert "64 games planned, 0 already stored, 64 to play" in first.stderr
+    # per game: 6 pairs x 2 seats, 4 pods of 3 x 3 rotations, 1 pod of 4 x 4 rotations: 28
+    assert "56 games planned, 0 already stored, 56 to play" in first.stderr
     assert re.search(r"pods: roundabout with 3 players: 4 pods of 4 bots \(every combination\)", first.stderr)
     with closing(sqlite3.connect(tmp_path / "arena.db")) as conn:
         stored = conn.execute("SELECT players, placements, key FROM games").fetchall()
@@ -121,4 +125,81 @@ def test_a_tournament_of_pods_stores_placements_and_its_ratings_table_matches_st
                        row["games"], row["wins"], row["draws"], row["losses"], row["forfeits"]) for row in rows)
     assert ratings == expected
     again = arena(*args, cwd=tmp_path, check=True)
-    assert "64 games planned, 64 already stored, 0 to play" in again.stderr
+    assert "56 games planned, 56 already stored, 0 to play" in again.stderr
+
+
+@pytest.fixture(scope="module")
+def pods_site(tmp_path_factory, zoo_dir):
+    """A real tournament of pods: three random bots and one that crashes at
+    its second decision, Roundabout and Detour at three and four seats."""
+    folder = tmp_path_factory.mktemp("pods")
+    bots = random_bots(folder / "bots", ["alpha", "beta", "gamma"])
+    for name in ("crash_mid_game.py", "_zoo.py"):
+        (bots / name).write_bytes((zoo_dir / name).read_bytes())
+    arena("tournament", "--games", "roundabout,detour", "--players", "3,4", "--rounds", "1", "--seed", "3",
+          "--move-timeout", "5", "--jobs", "2", cwd=folder, check=True)
+    return folder
+
+
+@pytest.mark.slow
+def test_pods_play_on_after_a_forfeit_and_the_golden_rule_is_played(pods_site):
+    with Store(pods_site / "arena.db") as store:
+        names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
+        games = list(store.games())
+        accepted = []
+        for game in games:
+            crasher = [seat for seat, bot in enumerate(game.seats) if names[bot] == "crash_mid_game"]
+            if crasher:
+                assert [f.seat for f in game.forfeits] == crasher and game.forfeits[0].termination.value == "crash"
+                assert game.placements[crasher[0]] == max(game.placements)
+                assert game.termination.value == "normal", "the others played on to the end"
+                events = store.events(game.key)
+                assert {"kind": "retire", "seat": crasher[0], "reason": "crash"} in events
+            if game.game == "roundabout":
+                accepted += [game.key for event in store.events(game.key) if event["kind"] == "decision"
+                             and event["offered"][event["chosen"]] == {"accept": True}]
+    assert {game.players for game in games} == {3, 4}
+    assert accepted, "a Golden Rule offer accepted in a stored three- or four-player Roundabout game"
+
+
+@pytest.mark.slow
+def test_the_site_shows_pod_tables_and_replays_a_forfeit(pods_site, browser):
+    out = pods_site / "leaderboard"
+    index = (out / "index.html").read_text()
+    assert "Roundabout, 3 players" in index and "Detour, 4 players" in index
+    with Store(pods_site / "arena.db") as store:
+        game = next(g for g in store.games(game="roundabout") if g.players == 4 and g.forfeits)
+    context = browser.new_context(viewport={"width": 1300, "height": 1000})
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    try:
+        page.goto((out / "tables" / "roundabout-4p.html").resolve().as_uri())
+        assert page.inner_text("h1") == "Roundabout, 4 players"
+        assert "First places won from each seat" in page.inner_text("body")
+        page.goto((out / paths.game_path(game.key)).resolve().as_uri())
+        page.wait_for_selector("#replay[data-ready='1']")
+        assert "forfeit: crash" in page.inner_text(".seats")
+        step = next(n for n, event in enumerate(Store(pods_site / "arena.db").events(game.key), 1)
+                    if event["kind"] == "retire")
+        page.fill("#r-jump", str(step))
+        page.press("#r-jump", "Enter")
+        assert "forfeits (crash) and is out of the game" in page.inner_text("#r-event")
+        page.click("#r-last")
+        page.wait_for_function("document.getElementById('replay').dataset.animating === '0'")
+    finally:
+        context.close()
+    assert problems == []
+
+
+def test_a_detour_tournament_plays_the_four_piece_option(tmp_path):
+    random_bots(tmp_path / "bots", ["alpha", "beta"])
+    arena("tournament", "--games", "detour", "--option", "detour.pieces=4", "--rounds", "1", "--move-timeout", "5",
+          cwd=tmp_path, check=True)
+    with Store(tmp_path / "arena.db") as store:
+        games = list(store.games())
+        assert len(games) == 2 and all(game.options == {"pieces": 4} for game in games)
+        assert all("[pieces=4]" in game.key for game in games)
+        *_, final = replay(GAMES["detour"], 2, games[0].options, store.events(games[0].key))
+    assert len(final.to_json()["pieces"]) == 8
