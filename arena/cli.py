@@ -17,7 +17,7 @@ import click
 from arena import results
 from arena.bots.discovery import discover
 from arena.errors import ArenaError
-from arena.games import GAMES, get_game
+from arena.games import GAMES
 from arena.games.base import InvalidOptions
 from arena.model import Job, Limits
 from arena.play.executors import Executor
@@ -403,36 +403,45 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
 
 @main.command()
 @click.argument("game_name")
-@click.option("--bot", "bot_name", required=True, help="The bot to play against.")
-@click.option("--seat", type=click.IntRange(0, 1), default=0, show_default=True,
-              help="Your seat (0 or 1; the rules document says who starts).")
+@click.option("--bot", "bot_names", multiple=True, required=True,
+              help="A bot to play against (1 to 3 of them; repeat the option).")
+@click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="Your seat, from 0 (the rules document says who starts).")
 @click.option("--seed", type=int, default=None, help="Dice seed (default: random).")
+@click.option("--option", "option_texts", multiple=True, metavar="GAME.NAME=VALUE",
+              help="A game option, e.g. detour.pieces=4 (repeatable).")
 @bots_option
 @limits_options
 @_fail_cleanly
-def play(game_name, bot_name, seat, seed, bot_dirs, move_timeout, startup_timeout):
-    """Play GAME_NAME against a bot in the terminal."""
+def play(game_name, bot_names, seat, seed, option_texts, bot_dirs, move_timeout, startup_timeout):
+    """Play GAME_NAME against 1 to 3 bots in the terminal."""
     from arena.bots.protocol import BotSeat
     from arena.play.human import HumanSeat
     from arena.play.referee import Seat, play_game
 
-    game = get_game(game_name)
+    players = len(bot_names) + 1
+    request = check_request([game_name], [players], list(option_texts))
+    if seat >= players:
+        raise ArenaError(f"--seat must be 0 to {players - 1} in a game of {players} players, got {seat}")
     specs = {spec.name: spec for spec in discover(list(bot_dirs))}
-    if bot_name not in specs:
-        raise ArenaError(f"unknown bot: {bot_name!r} (available: {', '.join(sorted(specs))})")
+    for name in bot_names:
+        if name not in specs:
+            raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(specs))})")
     limits = _limits(move_timeout, startup_timeout)
-    bot = BotSeat(specs[bot_name], limits)
-    seats: list[Seat] = [HumanSeat(), bot] if seat == 0 else [bot, HumanSeat()]
+    bots = [BotSeat(specs[name], limits) for name in bot_names]
+    seats: list[Seat] = [*bots[:seat], HumanSeat(), *bots[seat:]]
+    names = (*bot_names[:seat], "you", *bot_names[seat:])
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-    names = ("you", bot_name) if seat == 0 else (bot_name, "you")
-    job = Job(f"play/{game.name}/{seed}", game.name, names, seed)
+    game = request.games[0]
+    job = Job(f"play/{game}/{seed}", game, names, seed, options=request.options.get(game, {}))
     try:
         record = play_game(job, seats, limits.move_timeout)
     finally:
-        bot.close()
-    if record.forfeit_seat is not None:
-        click.echo(f"{job.seats[record.forfeit_seat]} forfeits: {record.termination.value} ({record.detail})")
-    click.echo("winner: " + _result_words(record.placements, list(job.seats)))
+        for bot in bots:
+            bot.close()
+    for forfeit in record.forfeits:
+        click.echo(f"{names[forfeit.seat]} forfeits: {forfeit.termination.value} ({forfeit.detail})")
+    click.echo("winner: " + _result_words(record.placements, list(names)))
 
 
 if __name__ == "__main__":
