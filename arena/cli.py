@@ -17,21 +17,24 @@ import click
 from arena import results
 from arena.bots.discovery import discover
 from arena.errors import ArenaError
-from arena.games import get_game
+from arena.games import GAMES
 from arena.games.base import InvalidOptions
 from arena.model import Job, Limits
 from arena.play.executors import Executor
 from arena.play.match import play_match
-from arena.play.plan import plan_round_robin
+from arena.play.plan import plan_rotations
 from arena.play.tournament import (
     Interrupted,
     Plan,
+    check_request,
     plan_solo_series,
     plan_tournament,
     play_missing,
     probe_bots,
 )
-from arena.store import Store
+from arena.stats.standings import Standings
+from arena.stats.standings import compute as compute_standings
+from arena.store import Store, check_database
 
 DEFAULT_DB = "arena.db"
 DEFAULT_OUT = "leaderboard"
@@ -62,6 +65,17 @@ def _fail_cleanly(command):
 
 def _raise_interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
+
+
+def _counts(ctx: click.Context, param: click.Parameter, value: str) -> list[int]:
+    """A comma-separated list of player counts."""
+    try:
+        counts = [int(part) for part in value.split(",") if part.strip()]
+    except ValueError:
+        raise click.BadParameter(f"expected player counts such as 2,3,4, got {value!r}") from None
+    if not counts:
+        raise click.BadParameter("expected at least one player count")
+    return counts
 
 
 def bots_option(command):
@@ -167,8 +181,12 @@ def main() -> None:
 @main.command()
 @bots_option
 @click.option("--games", "game_names", default="", help="Comma-separated games (default: all).")
+@click.option("--players", "player_counts", default="2", show_default=True, callback=_counts,
+              help="Comma-separated player counts, e.g. 2,3,4: pairs, and pods of 3 and 4 bots.")
+@click.option("--option", "option_texts", multiple=True, metavar="GAME.NAME=VALUE",
+              help="A game option, e.g. detour.pieces=4 (repeatable; `arena games` lists them).")
 @click.option("--rounds", type=click.IntRange(min=1), default=2, show_default=True,
-              help="Seat-swapped pairs per pair of bots per game.")
+              help="Rounds: a seat-swapped pair per pair of bots, or a set of pods, per game.")
 @click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
               help="Games played at once.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Tournament seed.")
@@ -184,25 +202,30 @@ def main() -> None:
               help="With --executor dask: seconds games may wait for a usable worker before "
                    "the run gives up.")
 @_fail_cleanly
-def tournament(bot_dirs, game_names, rounds, jobs, seed, move_timeout, startup_timeout, db, out,
-               log_dir, executor, scheduler_address, worker_timeout):
-    """Play every pair of bots at every game both play; resume if interrupted."""
+def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, seed, move_timeout,
+               startup_timeout, db, out, log_dir, executor, scheduler_address, worker_timeout):
+    """Play every pair of bots (or pod of 3 or 4) at every game they play; resume if interrupted."""
     from arena import site
     from arena.play.executors import make_executor
 
     limits = _limits(move_timeout, startup_timeout)
     games = [g.strip() for g in game_names.split(",") if g.strip()] or None
+    request = check_request(games, player_counts, list(option_texts))
     runner = make_executor(executor, jobs, scheduler_address, worker_timeout, notify=_say)
+    check_database(db)
+    plan = plan_tournament(list(bot_dirs), request, rounds, seed, limits)
     with Store(db, writer=True) as store:
-        plan = plan_tournament(list(bot_dirs), games, rounds, seed, limits)
         for probe in plan.unusable:
             click.echo(f"skipping {probe.spec.name}: {probe.problem}", err=True)
+        for balance in plan.balances:
+            click.echo(f"pods: {balance.describe()}", err=True)
         _setup_logging(log_dir)
         done = store.stored_keys()
         missing = sum(1 for job in plan.jobs if job.key not in done)
         click.echo(f"{len(plan.jobs)} games planned, {len(plan.jobs) - missing} already stored, "
                    f"{missing} to play on {runner.describe()}", err=True)
         _play_with_progress(plan, store, runner, limits, log_dir, missing)
+        store.write_ratings(_standings(store))
         index = site.build(store, out)
     click.echo(f"leaderboard: {index}")
 
@@ -220,44 +243,71 @@ def _play_with_progress(plan: Plan, store: Store, runner: Executor, limits: Limi
 
 
 @main.command()
-@click.argument("bot_a")
-@click.argument("bot_b")
+@click.argument("bot_names", nargs=-1, required=True, metavar="BOT BOT [BOT [BOT]]")
 @click.option("--game", "game_name", required=True, help="The game to play.")
 @click.option("--rounds", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Seat-swapped pairs to play.")
+              help="Rounds: each plays every rotation of the seats on one seed.")
 @click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--option", "option_texts", multiple=True, metavar="GAME.NAME=VALUE",
+              help="A game option, e.g. detour.pieces=4 (repeatable).")
 @bots_option
 @limits_options
+@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
+              help="Where the bots' stderr is kept, per match.")
 @_fail_cleanly
-def match(bot_a, bot_b, game_name, rounds, seed, bot_dirs, move_timeout, startup_timeout):
-    """Play BOT_A against BOT_B and print the score (nothing is stored)."""
-    get_game(game_name)
+def match(bot_names, game_name, rounds, seed, option_texts, bot_dirs, move_timeout, startup_timeout, log_dir):
+    """Play 2 to 4 bots at one game and print each game and the score (nothing is stored)."""
+    if not 2 <= len(bot_names) <= 4 or len(set(bot_names)) != len(bot_names):
+        raise ArenaError(f"a match needs 2 to 4 different bots, got {' '.join(bot_names)}")
+    request = check_request([game_name], [len(bot_names)], list(option_texts))
     limits = _limits(move_timeout, startup_timeout)
-    specs = {spec.name: spec for spec in discover(list(bot_dirs))}
-    for name in (bot_a, bot_b):
-        if name not in specs:
-            raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(specs))})")
-    if bot_a == bot_b:
-        raise ArenaError("a match needs two different bots")
-    from arena.play.plan import Entrant
-
-    entrants = [Entrant(specs[bot_a], frozenset([game_name])), Entrant(specs[bot_b], frozenset([game_name]))]
-    jobs = plan_round_robin(entrants, [game_name], rounds, seed)
-    by_id = {e.spec.bot_id: e.spec for e in entrants}
-    points = {bot_a: 0.0, bot_b: 0.0}
-    for record in play_match(jobs, by_id, limits, None):
-        names = [by_id[b].name for b in record.job.seats]
+    found = {spec.name: spec for spec in discover(list(bot_dirs))}
+    for name in bot_names:
+        if name not in found:
+            raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(found))})")
+    for probe in probe_bots([found[name] for name in bot_names], limits):
+        if probe.entrant is None:
+            raise ArenaError(f"bot {probe.spec.name} is unusable: {probe.problem}")
+        if request.games[0] not in probe.entrant.games:
+            raise ArenaError(f"bot {probe.spec.name} does not play {request.games[0]} "
+                             f"(it plays: {', '.join(sorted(probe.entrant.games))})")
+    specs = [found[name] for name in bot_names]
+    jobs = plan_rotations(specs, request.games[0], rounds, seed, request.options.get(request.games[0], {}))
+    points = dict.fromkeys(bot_names, 0.0)
+    for record in play_match(jobs, {spec.bot_id: spec for spec in specs}, limits, log_dir):
+        names = [next(s.name for s in specs if s.bot_id == bot_id) for bot_id in record.job.seats]
         for name, earned in zip(names, results.points(record.placements)):
             points[name] += earned
-        how = record.termination.value + (f" ({record.detail})" if record.detail else "")
-        click.echo(f"{names[0]} vs {names[1]}: {_result_words(record.placements, names)} [{how}]")
-    click.echo(f"score: {bot_a} {points[bot_a]:g} - {points[bot_b]:g} {bot_b}")
+        how = record.termination.value + "".join(
+            f" ({f.detail})" if len(names) == 2 else f"; {names[f.seat]} forfeited: {f.termination.value} ({f.detail})"
+            for f in record.forfeits)
+        click.echo(f"{' vs '.join(names)}: {_result_words(record.placements, names)} [{how}]")
+    click.echo("score: " + ", ".join(f"{name} {points[name]:g}" for name in bot_names)
+               + f" (of {len(jobs)} games)")
 
 
 def _result_words(placements: tuple[int, ...], names: list[str]) -> str:
-    """Who won, for people: the winner, the winners sharing a win, or draw."""
+    """The result, for people: who won (or shares first place), or a draw,
+    and with more than two seats every seat's place."""
     first = [names[seat] for seat, place in enumerate(placements) if place == 1]
-    return "draw" if len(first) == len(names) else ", ".join(first)
+    words = "draw" if len(first) == len(names) else ", ".join(first) + (" share first" if len(first) > 1 else "")
+    if len(names) > 2:
+        words += " (" + ", ".join(f"{name} {_ordinal(place)}" for name, place in zip(names, placements)) + ")"
+    return words
+
+
+def _ordinal(place: int) -> str:
+    return f"{place}{'st' if place == 1 else 'nd' if place == 2 else 'rd' if place == 3 else 'th'}"
+
+
+@main.command("games")
+def list_games():
+    """List the games: player counts, options and rules document."""
+    for name, game in sorted(GAMES.items()):
+        counts = f"{game.min_players}-{game.max_players} players" + (" (1: solo)" if game.min_players == 1 else "")
+        click.echo(f"{name:12} {counts:24} rules: seeds/{name}.md")
+        for option, text in sorted(game.options.items()):
+            click.echo(f"{'':12} --option {name}.{option}=VALUE: {text}")
 
 
 @main.command("bots")
@@ -283,22 +333,28 @@ def list_bots(bot_dirs, move_timeout, startup_timeout):
               show_default=True)
 @_fail_cleanly
 def standings(db, output_format):
-    """Print ratings per game and overall."""
-    from arena.stats.elo import standings as compute
-
+    """Print ratings per table (a game at a player count) and overall."""
     with Store(db) as store:
-        names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
-        rows = compute(store.games(solo=False), names)
+        computed = _standings(store)
+    rows = computed.rows
     if output_format == "json":
-        click.echo(json.dumps([row.to_json() for row in rows], indent=2))
+        click.echo(json.dumps(rows, indent=2))
         return
-    header = (f"{'game':12} {'bot':20} {'version':12} {'elo':>7} {'games':>6} {'wins':>5} {'losses':>6} "
-              f"{'draws':>5} {'forfeits':>8}")
-    click.echo(header)
+    click.echo(f"{'table':15} {'bot':20} {'version':12} {'elo':>7} {'joint (95%)':>22} {'games':>6} {'wins':>5} "
+               f"{'losses':>6} {'draws':>5} {'forfeits':>8}")
     for row in rows:
-        data = row.to_json()
-        click.echo(f"{row.game:12} {row.name[:20]:20} {data['version']:12} {row.elo:7.1f} {row.games:6} "
-                   f"{row.wins:5} {row.losses:6} {row.draws:5} {row.forfeits:8}")
+        joint = "" if row["joint"] is None else \
+            f"{row['joint']:.0f} ({row['joint_low']:.0f} to {row['joint_high']:.0f})"
+        click.echo(f"{row['table']:15} {row['bot'][:20]:20} {row['version']:12} {row['elo']:7.1f} {joint:>22} "
+                   f"{row['games']:6} {row['wins']:5} {row['losses']:6} {row['draws']:5} {row['forfeits']:8}")
+    for table, seats in computed.seats.items():
+        shares = ", ".join(f"seat {seat} {share:.0%}" for seat, share in enumerate(seats.shares()))
+        click.echo(f"{table}: first places by seat over {seats.games} games: {shares}")
+
+
+def _standings(store: Store) -> Standings:
+    names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
+    return compute_standings(store.games(solo=False), names)
 
 
 @main.command("leaderboard")
@@ -347,36 +403,45 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
 
 @main.command()
 @click.argument("game_name")
-@click.option("--bot", "bot_name", required=True, help="The bot to play against.")
-@click.option("--seat", type=click.IntRange(0, 1), default=0, show_default=True,
-              help="Your seat (0 or 1; the rules document says who starts).")
+@click.option("--bot", "bot_names", multiple=True, required=True,
+              help="A bot to play against (1 to 3 of them; repeat the option).")
+@click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="Your seat, from 0 (the rules document says who starts).")
 @click.option("--seed", type=int, default=None, help="Dice seed (default: random).")
+@click.option("--option", "option_texts", multiple=True, metavar="GAME.NAME=VALUE",
+              help="A game option, e.g. detour.pieces=4 (repeatable).")
 @bots_option
 @limits_options
 @_fail_cleanly
-def play(game_name, bot_name, seat, seed, bot_dirs, move_timeout, startup_timeout):
-    """Play GAME_NAME against a bot in the terminal."""
+def play(game_name, bot_names, seat, seed, option_texts, bot_dirs, move_timeout, startup_timeout):
+    """Play GAME_NAME against 1 to 3 bots in the terminal."""
     from arena.bots.protocol import BotSeat
     from arena.play.human import HumanSeat
     from arena.play.referee import Seat, play_game
 
-    game = get_game(game_name)
+    players = len(bot_names) + 1
+    request = check_request([game_name], [players], list(option_texts))
+    if seat >= players:
+        raise ArenaError(f"--seat must be 0 to {players - 1} in a game of {players} players, got {seat}")
     specs = {spec.name: spec for spec in discover(list(bot_dirs))}
-    if bot_name not in specs:
-        raise ArenaError(f"unknown bot: {bot_name!r} (available: {', '.join(sorted(specs))})")
+    for name in bot_names:
+        if name not in specs:
+            raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(specs))})")
     limits = _limits(move_timeout, startup_timeout)
-    bot = BotSeat(specs[bot_name], limits)
-    seats: list[Seat] = [HumanSeat(), bot] if seat == 0 else [bot, HumanSeat()]
+    bots = [BotSeat(specs[name], limits) for name in bot_names]
+    seats: list[Seat] = [*bots[:seat], HumanSeat(), *bots[seat:]]
+    names = (*bot_names[:seat], "you", *bot_names[seat:])
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-    names = ("you", bot_name) if seat == 0 else (bot_name, "you")
-    job = Job(f"play/{game.name}/{seed}", game.name, names, seed)
+    game = request.games[0]
+    job = Job(f"play/{game}/{seed}", game, names, seed, options=request.options.get(game, {}))
     try:
         record = play_game(job, seats, limits.move_timeout)
     finally:
-        bot.close()
-    if record.forfeit_seat is not None:
-        click.echo(f"{job.seats[record.forfeit_seat]} forfeits: {record.termination.value} ({record.detail})")
-    click.echo("winner: " + _result_words(record.placements, list(job.seats)))
+        for bot in bots:
+            bot.close()
+    for forfeit in record.forfeits:
+        click.echo(f"{names[forfeit.seat]} forfeits: {forfeit.termination.value} ({forfeit.detail})")
+    click.echo("winner: " + _result_words(record.placements, list(names)))
 
 
 if __name__ == "__main__":

@@ -101,16 +101,52 @@ class Job:
                    data["order"], data["options"])
 
 
+@dataclass(frozen=True)
+class Forfeit:
+    """A seat whose bot failed (timed out, crashed, answered garbage or
+    played illegally): it is out of the game and placed last."""
+
+    seat: int
+    termination: Termination
+    detail: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "termination": self.termination.value, "detail": self.detail}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Forfeit:
+        return cls(data["seat"], Termination(data["termination"]), data["detail"])
+
+
+class _Forfeits:
+    """What records and stored games say about forfeits, from their list."""
+
+    forfeits: tuple[Forfeit, ...]
+
+    @property
+    def forfeit_seat(self) -> int | None:
+        """The first seat that forfeited (the only one in a two-seat game)."""
+        return self.forfeits[0].seat if self.forfeits else None
+
+    @property
+    def detail(self) -> str | None:
+        """What the first forfeit was, in words."""
+        return self.forfeits[0].detail if self.forfeits else None
+
+
 @dataclass
-class GameRecord:
-    """Everything about one played game."""
+class GameRecord(_Forfeits):
+    """Everything about one played game.
+
+    ``termination`` is how the game ended: by its rules (normal, turn cap,
+    stalemate), or by the forfeit that left a single seat in it. Forfeits
+    that the others played on after are in ``forfeits`` either way."""
 
     job: Job
     events: list[dict[str, Any]]
-    winners: tuple[int, ...]
+    placements: results.Placements
     termination: Termination
-    forfeit_seat: int | None = None
-    detail: str | None = None
+    forfeits: tuple[Forfeit, ...] = ()
     scores: tuple[float, ...] | None = None
     duration: float = 0.0
     logs: tuple[str | None, ...] = ()
@@ -120,25 +156,25 @@ class GameRecord:
         return sum(1 for event in self.events if event["kind"] == "decision")
 
     @property
-    def placements(self) -> results.Placements:
-        return results.placements_from_winners(len(self.job.seats), self.winners)
+    def winners(self) -> tuple[int, ...]:
+        return results.winners(self.placements)
 
     def to_json(self) -> dict[str, Any]:
-        return {"job": self.job.to_json(), "events": self.events, "winners": list(self.winners),
-                "termination": self.termination.value, "forfeit_seat": self.forfeit_seat,
-                "detail": self.detail, "scores": None if self.scores is None else list(self.scores),
+        return {"job": self.job.to_json(), "events": self.events, "placements": list(self.placements),
+                "termination": self.termination.value, "forfeits": [f.to_json() for f in self.forfeits],
+                "scores": None if self.scores is None else list(self.scores),
                 "duration": self.duration, "logs": list(self.logs)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
-        return cls(Job.from_json(data["job"]), data["events"], tuple(data["winners"]),
-                   Termination(data["termination"]), data["forfeit_seat"], data["detail"],
+        return cls(Job.from_json(data["job"]), data["events"], tuple(data["placements"]),
+                   Termination(data["termination"]), tuple(Forfeit.from_json(f) for f in data["forfeits"]),
                    None if data["scores"] is None else tuple(data["scores"]), data["duration"],
                    tuple(data["logs"]))
 
 
 @dataclass(frozen=True)
-class StoredGame:
+class StoredGame(_Forfeits):
     """A game as the store holds it, without its events (``Store.events``
     reads those): what ratings, standings and the site are computed from."""
 
@@ -149,10 +185,9 @@ class StoredGame:
     seed: int
     seats: tuple[str, ...]
     options: dict[str, Any]
-    winners: tuple[int, ...]
+    placements: results.Placements
     termination: Termination
-    forfeit_seat: int | None
-    detail: str | None
+    forfeits: tuple[Forfeit, ...]
     scores: tuple[float, ...] | None
     decisions: int
     duration: float
@@ -164,5 +199,5 @@ class StoredGame:
         return len(self.seats)
 
     @property
-    def placements(self) -> results.Placements:
-        return results.placements_from_winners(len(self.seats), self.winners)
+    def winners(self) -> tuple[int, ...]:
+        return results.winners(self.placements)

@@ -1,7 +1,9 @@
 """The one scoring rule: how a finished game counts.
 
 A finished game gives every seat a *placement*: 1 is best, and seats with the
-same placement tie. Everything that counts results asks this module (the
+same placement tie (competition ranking: two seats tied first, the next is
+third, (1, 1, 3)). A seat whose bot forfeited is placed below every seat
+that played on. Everything that counts results asks this module (the
 store's points, Elo, the joint fit, standings, head-to-head, the site,
 ``arena match``, the house bots), so a result means one thing everywhere:
 
@@ -17,8 +19,9 @@ store's points, Elo, the joint fit, standings, head-to-head, the site,
 So a *shared win* (Ciclovia's tie on points and tie-break, which the
 rulebook leaves shared) is a draw between the seats that share it, in every
 column and every rating; when all seats share it, it is a draw like any
-other. Rules that only name winners give the winners placement 1 and every
-other seat placement 2; a draw places everyone first.
+other. Where only winners are named, the winners are placed 1 and every
+other seat ties behind them in competition ranking (placement
+``len(winners) + 1``); a draw places everyone first.
 """
 
 from __future__ import annotations
@@ -37,12 +40,20 @@ class Verdict(Enum):
 
 
 def placements_from_winners(players: int, winners: Iterable[int]) -> Placements:
-    """Placements where the rules name winners only: winners first, the
-    others second; no winner is a draw, everyone first."""
+    """Placements where only winners are known (games stored before
+    placements were): winners first, the others tied behind them in
+    competition ranking (two winners of four: the others are third); no
+    winner is a draw, everyone first."""
     chosen = set(winners)
     if not chosen:
         return (1,) * players
-    return tuple(1 if seat in chosen else 2 for seat in range(players))
+    return tuple(1 if seat in chosen else len(chosen) + 1 for seat in range(players))
+
+
+def winners(placements: Sequence[int]) -> tuple[int, ...]:
+    """The seats placed first; none when every seat is (a draw)."""
+    first = tuple(seat for seat, place in enumerate(placements) if place == 1)
+    return () if len(first) == len(placements) > 1 else first
 
 
 def pairwise(placements: Sequence[int]) -> Iterator[tuple[int, int, float]]:

@@ -26,7 +26,8 @@ import sqlite_utils
 
 from arena import results
 from arena.errors import StoreError
-from arena.model import BotSpec, GameRecord, StoredGame, Termination
+from arena.model import BotSpec, Forfeit, GameRecord, StoredGame, Termination
+from arena.stats.standings import Standings
 
 APPLICATION = "arena"
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -34,7 +35,7 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 def _create_v1(db: sqlite_utils.Database) -> None:
     db.table("bots").create({"bot_id": str, "name": str, "content_hash": str, "path": str,
-                       "command": str}, pk="bot_id")
+                             "command": str}, pk="bot_id")
     db.table("games").create({
         "key": str, "game": str, "round": int, "job_order": int, "seed": int, "players": int,
         "seats": str, "options": str, "winners": str, "termination": str,
@@ -43,12 +44,45 @@ def _create_v1(db: sqlite_utils.Database) -> None:
     }, pk="key")
     db.table("games").create_index(["game", "job_order"])
     db.table("results").create({"game_key": str, "seat": int, "bot_id": str, "game": str,
-                          "points": float}, pk=("game_key", "seat"),
-                         foreign_keys=[("game_key", "games", "key"), ("bot_id", "bots", "bot_id")])
+                                "points": float}, pk=("game_key", "seat"),
+                               foreign_keys=[("game_key", "games", "key"), ("bot_id", "bots", "bot_id")])
     db.table("results").create_index(["bot_id", "game"])
 
 
-MIGRATIONS = [_create_v1]
+def _placements_v2(db: sqlite_utils.Database) -> None:
+    """Every game places its seats (1 is best), and several seats may
+    forfeit: placements and forfeits per game, placement and forfeit per
+    seat; games stored before are filled in from their winners and their
+    one forfeit, exactly as they were counted."""
+    db.table("games").add_column("placements", str)
+    db.table("games").add_column("forfeits", str)
+    db.table("results").add_column("placement", int)
+    db.table("results").add_column("forfeit", str)
+    rows = db.execute("SELECT key, players, winners, termination, forfeit_seat, detail FROM games").fetchall()
+    for key, players, winners, termination, forfeit_seat, detail in rows:
+        placements = results.placements_from_winners(players, json.loads(winners))
+        forfeits = [] if forfeit_seat is None else [
+            {"seat": forfeit_seat, "termination": termination, "detail": detail or ""}]
+        db.execute("UPDATE games SET placements = ?, forfeits = ? WHERE key = ?",
+                   [json.dumps(list(placements)), json.dumps(forfeits), key])
+        for seat, place in enumerate(placements):
+            db.execute("UPDATE results SET placement = ?, forfeit = ? WHERE game_key = ? AND seat = ?",
+                       [place, termination if seat == forfeit_seat else None, key, seat])
+
+
+def _ratings_v3(db: sqlite_utils.Database) -> None:
+    """The ratings as ``arena standings`` shows them, and each bot's Elo
+    after each of its games: a cache, rewritten after every run from the
+    games (see arena.stats.standings), for people who query the database."""
+    db.table("ratings").create({
+        "table_name": str, "game": str, "players": int, "bot_id": str, "bot": str, "elo": float,
+        "joint": float, "joint_low": float, "joint_high": float, "games": int, "wins": int, "draws": int,
+        "losses": int, "forfeits": int, "score": float}, pk=("table_name", "bot_id"))
+    db.table("rating_history").create({"table_name": str, "bot_id": str, "game_number": int, "elo": float},
+                                      pk=("table_name", "bot_id", "game_number"))
+
+
+MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -160,17 +194,36 @@ class Store:
                 "key": job.key, "game": job.game, "round": job.round, "job_order": job.order,
                 "seed": job.seed, "players": len(job.seats), "seats": json.dumps(list(job.seats)),
                 "options": json.dumps(job.options), "winners": json.dumps(list(record.winners)),
-                "termination": record.termination.value, "forfeit_seat": record.forfeit_seat,
-                "detail": record.detail,
+                "placements": json.dumps(list(record.placements)),
+                "termination": record.termination.value,
+                "forfeits": json.dumps([forfeit.to_json() for forfeit in record.forfeits]),
+                "forfeit_seat": record.forfeit_seat, "detail": record.detail,
                 "scores": None if record.scores is None else json.dumps(list(record.scores)),
                 "decisions": record.decisions, "duration": record.duration,
                 "logs": json.dumps(list(record.logs)), "finished_at": time.time(),
                 "record": zlib.compress(json.dumps(record.events, separators=(",", ":")).encode()),
             })
+            forfeited = {forfeit.seat: forfeit.termination.value for forfeit in record.forfeits}
             self.db.table("results").insert_all(
                 [{"game_key": job.key, "seat": seat, "bot_id": bot_id, "game": job.game,
-                  "points": points[seat]} for seat, bot_id in enumerate(job.seats)])
+                  "points": points[seat], "placement": record.placements[seat],
+                  "forfeit": forfeited.get(seat)} for seat, bot_id in enumerate(job.seats)])
         return True
+
+    def write_ratings(self, standings: Standings) -> None:
+        """Replace the ratings cache with standings computed from the games,
+        in one transaction."""
+        columns = self.db.table("ratings").columns_dict
+        with self.db.conn:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM ratings")
+            self.db.execute("DELETE FROM rating_history")
+            self.db.table("ratings").insert_all(
+                [{"table_name": row["table"], "bot": row["bot"],
+                  **{name: value for name, value in row.items() if name in columns}} for row in standings.rows])
+            self.db.table("rating_history").insert_all(
+                [{"table_name": table, "bot_id": bot_id, "game_number": number, "elo": elo}
+                 for (table, bot_id), points in standings.history.items() for number, elo in points])
 
     # -- reading ----------------------------------------------------------------
 
@@ -203,8 +256,8 @@ class Store:
         return json.loads(zlib.decompress(row[0]))
 
 
-_STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "options", "winners", "termination",
-                   "forfeit_seat", "detail", "scores", "decisions", "duration", "logs", "finished_at")
+_STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "options", "placements",
+                   "termination", "forfeits", "scores", "decisions", "duration", "logs", "finished_at")
 
 
 def _stored_game(row: dict[str, Any]) -> StoredGame:
@@ -213,8 +266,8 @@ def _stored_game(row: dict[str, Any]) -> StoredGame:
     return StoredGame(
         key=row["key"], game=row["game"], round=row["round"], job_order=row["job_order"], seed=row["seed"],
         seats=tuple(json.loads(row["seats"])), options=json.loads(row["options"]),
-        winners=tuple(json.loads(row["winners"])), termination=Termination(row["termination"]),
-        forfeit_seat=row["forfeit_seat"], detail=row["detail"],
+        placements=tuple(json.loads(row["placements"])), termination=Termination(row["termination"]),
+        forfeits=tuple(Forfeit.from_json(forfeit) for forfeit in json.loads(row["forfeits"])),
         scores=tuple(scores) if scores is not None else None, decisions=row["decisions"],
         duration=row["duration"], logs=tuple(json.loads(row["logs"])), finished_at=row["finished_at"])
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO))
 from arena.model import Limits  # noqa: E402
 from arena.play.dask_executor import DaskExecutor  # noqa: E402
 from arena.play.executors import LocalExecutor  # noqa: E402
-from arena.play.tournament import plan_tournament, play_missing  # noqa: E402
+from arena.play.tournament import check_request, plan_tournament, play_missing  # noqa: E402
 from arena.store import Store  # noqa: E402
 
 
@@ -55,7 +55,7 @@ def main() -> None:
         for n in range(args.bots):
             shutil.copy(REPO / "bots" / "random_bot.py", bots / f"random{n}.py")
         limits = Limits()
-        plan = plan_tournament([bots], args.games.split(","), args.rounds, args.seed, limits)
+        plan = plan_tournament([bots], check_request(args.games.split(",")), args.rounds, args.seed, limits)
         print(f"{len(plan.jobs)} games of {args.games}, {args.bots} random bots, {args.rounds} rounds")
         for jobs in (1, 2):
             measure(f"local, {jobs} job{'s' * (jobs > 1)}", LocalExecutor(jobs), plan, limits, folder)

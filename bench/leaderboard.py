@@ -35,17 +35,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena import site  # noqa: E402
+from arena import results, site  # noqa: E402
 from arena.games import GAMES  # noqa: E402
 from arena.games.playout import random_playout  # noqa: E402
-from arena.model import (  # noqa: E402
-    BotSpec,  # noqa: E402
-    GameRecord,
-    Job,
-    Termination,
-)
+from arena.model import BotSpec, Forfeit, GameRecord, Job, Termination  # noqa: E402
 from arena.play.events import replay  # noqa: E402
-from arena.store import Store, _points  # noqa: E402
+from arena.store import Store  # noqa: E402
 
 FORFEIT_RATE = 0.02
 SOLO_RATE = 0.03
@@ -81,7 +76,7 @@ def fill(store: Store, total: int, bots: list[BotSpec], pool, seed: int, prefix:
     chooser = random.Random(seed)
     store.add_bots(bots)
     names = sorted(GAMES)
-    games, results = [], []
+    games, result_rows = [], []
     blobs: dict[tuple[str, int, int], bytes] = {}
     now = time.time()
     for number in range(first_order, first_order + total):
@@ -97,30 +92,33 @@ def fill(store: Store, total: int, bots: list[BotSpec], pool, seed: int, prefix:
             cut = chooser.randrange(1, len(events))
             loser = chooser.randrange(players)
             reason = chooser.choice([Termination.TIMEOUT, Termination.CRASH, Termination.BAD_OUTPUT])
-            record = GameRecord(job, events[:cut], tuple(s for s in range(players) if s != loser), reason,
-                                loser, f"bench forfeit at event {cut}", duration=0.1)
+            placements = tuple(players if s == loser else 1 for s in range(players))
+            record = GameRecord(job, events[:cut], placements, reason,
+                                (Forfeit(loser, reason, f"bench forfeit at event {cut}"),), duration=0.1)
             compressed = None
         else:
             outcome = final.outcome()
             termination = Termination.NORMAL if outcome.ending == "normal" else Termination.TURN_CAP
-            record = GameRecord(job, events, outcome.winners, termination, scores=outcome.scores,
+            record = GameRecord(job, events, outcome.placements, termination, scores=outcome.scores,
                                 duration=0.1)
             if compressed is None:
                 compressed = blobs[name, players, index] = _compress(events)
         games.append(_game_row(record, now + number * 0.01, compressed))
-        points = _points(players, record.winners)
-        results.extend((job.key, seat, bot_id, name, points[seat]) for seat, bot_id in enumerate(seats))
+        points = results.points(record.placements)
+        forfeited = {forfeit.seat: forfeit.termination.value for forfeit in record.forfeits}
+        result_rows.extend((job.key, seat, bot_id, name, points[seat], record.placements[seat], forfeited.get(seat))
+                           for seat, bot_id in enumerate(seats))
     with store.db.conn:
         store.db.execute("BEGIN IMMEDIATE")
         store.db.conn.executemany(f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) "
                                   f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})", games)
-        store.db.conn.executemany("INSERT INTO results (game_key, seat, bot_id, game, points) "
-                                  "VALUES (?, ?, ?, ?, ?)", results)
+        store.db.conn.executemany("INSERT INTO results (game_key, seat, bot_id, game, points, placement, forfeit) "
+                                  "VALUES (?, ?, ?, ?, ?, ?, ?)", result_rows)
 
 
 GAME_COLUMNS = ("key", "game", "round", "job_order", "seed", "players", "seats", "options", "winners",
-                "termination", "forfeit_seat", "detail", "scores", "decisions", "duration", "logs",
-                "finished_at", "record")
+                "placements", "termination", "forfeits", "forfeit_seat", "detail", "scores", "decisions",
+                "duration", "logs", "finished_at", "record")
 
 
 def _compress(events: list) -> bytes:
@@ -130,7 +128,8 @@ def _compress(events: list) -> bytes:
 def _game_row(record: GameRecord, finished: float, compressed: bytes | None) -> tuple:
     job = record.job
     return (job.key, job.game, job.round, job.order, job.seed, len(job.seats), json.dumps(list(job.seats)),
-            json.dumps(job.options), json.dumps(list(record.winners)), record.termination.value,
+            json.dumps(job.options), json.dumps(list(record.winners)), json.dumps(list(record.placements)),
+            record.termination.value, json.dumps([forfeit.to_json() for forfeit in record.forfeits]),
             record.forfeit_seat, record.detail,
             None if record.scores is None else json.dumps(list(record.scores)), record.decisions,
             record.duration, json.dumps([None] * len(job.seats)), finished,

@@ -34,6 +34,20 @@ def chromium() -> str:
 
 
 @pytest.fixture(scope="session")
+def browser(chromium):
+    """Debian's chromium, headless, driven by Playwright (which never
+    downloads a browser of its own here)."""
+    from playwright.sync_api import sync_playwright
+
+    arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=chromium, args=arguments)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="session")
 def node() -> str:
     """node, for the JavaScript bots, installed if missing and possible."""
     return prerequisites.require(prerequisites.NODE)

@@ -11,7 +11,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from arena.model import StoredGame, Termination
+from arena import results
+from arena.model import Forfeit, StoredGame, Termination
 
 REPO = Path(__file__).resolve().parent.parent
 RANDOM_BOT = REPO / "bots" / "random_bot.py"
@@ -20,12 +21,16 @@ ARENA = [sys.executable, "-m", "arena.cli"]
 
 def stored_game(game: str, seats: list[str], winners: list[int], **fields) -> StoredGame:
     """A stored game as the Store returns it, for tests of what is computed
-    from stored games; fields not given are those of a normal finished game."""
+    from stored games; placed by its winners unless ``placements`` is given,
+    and otherwise a normal finished game. ``forfeit_seat`` (with
+    ``termination``) makes that seat's forfeit."""
+    forfeit_seat = fields.pop("forfeit_seat", None)
+    termination = fields.get("termination", Termination.NORMAL if winners else Termination.TURN_CAP)
     values = dict(key=f"{game}/{'/'.join(seats)}/{fields.get('job_order', 0)}", game=game, round=0,
-                  job_order=0, seed=1, seats=tuple(seats), options={}, winners=tuple(winners),
-                  termination=Termination.NORMAL if winners else Termination.TURN_CAP, forfeit_seat=None,
-                  detail=None, scores=None, decisions=0, duration=0.0, logs=(None,) * len(seats),
-                  finished_at=0.0)
+                  job_order=0, seed=1, seats=tuple(seats), options={},
+                  placements=results.placements_from_winners(len(seats), winners), termination=termination,
+                  forfeits=() if forfeit_seat is None else (Forfeit(forfeit_seat, termination, "failed"),),
+                  scores=None, decisions=0, duration=0.0, logs=(None,) * len(seats), finished_at=0.0)
     values.update(fields)
     return StoredGame(**values)
 

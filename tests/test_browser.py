@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 from test_leaderboard import XSS_NAME, games_data, tournament_site
 
 from arena.games import GAMES
@@ -28,8 +27,6 @@ from arena.store import Store
 # A real browser over a whole tournament's site: the slow set (-m "not slow" leaves it out).
 pytestmark = pytest.mark.slow
 
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 MOUSE_STEPS = 8
 
@@ -37,14 +34,6 @@ MOUSE_STEPS = 8
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     return tournament_site(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def browser(chromium):
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=chromium, args=ARGS)
-        yield launched
-        launched.close()
 
 
 class Watched:
@@ -426,7 +415,7 @@ def showcase(tmp_path_factory):
             *_, state = replay(GAMES[name], 2, {}, events)
             outcome = state.outcome()
             store.add_game(GameRecord(Job(f"show/{name}", name, tuple(b.bot_id for b in bots), seed, 0, order),
-                                      events, outcome.winners, Termination.NORMAL if outcome.ending == "normal"
+                                      events, outcome.placements, Termination.NORMAL if outcome.ending == "normal"
                                       else Termination.TURN_CAP))
     with Store(root / "arena.db") as store:
         builder.build(store, root / "site")
@@ -525,7 +514,7 @@ def variants_site(tmp_path_factory):
             ending = Termination.NORMAL if outcome.ending == "normal" else Termination.TURN_CAP
             store.add_game(GameRecord(
                 Job(key, name, tuple(b.bot_id for b in bots[:players]), 11 + order, 0, order, options),
-                events, outcome.winners, ending, scores=outcome.scores))
+                events, outcome.placements, ending, scores=outcome.scores))
             keys[name, players, json_key(options)] = key
     with Store(root / "arena.db") as store:
         builder.build(store, root / "site")

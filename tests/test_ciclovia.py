@@ -24,6 +24,7 @@ from arena.games.ciclovia import (
     unshuffle,
 )
 from arena.games.ciclovia_board import block_id, board_data
+from arena.games.dice import DiceStreams
 from arena.games.playout import random_playout
 
 BOARD = GAME.board
@@ -819,7 +820,9 @@ def test_a_tie_on_points_and_dice_is_a_shared_win():
     # 6 + (5 - 1) + 3 against (5 + 1) + 4 + 3, both with two dice
     state = finished({0: ["green 6", "red 5"], 1: ["blue 5", "orange 4"]})
     assert state.outcome().scores == (13.0, 13.0)
-    assert state.outcome().winners == (0, 1) and state.outcome().ending == "normal"
+    # both placed first: between the two of them a draw (arena.results)
+    assert state.outcome().placements == (1, 1) and state.outcome().ending == "normal"
+    assert state.outcome().winners == ()
 
 
 # "Para encerrar um jogo cada jogador deve ter coletado pelo menos 1 dado de
@@ -974,3 +977,56 @@ def test_a_clone_is_independent_of_the_original():
     play(copy, take(3, 1, copy), step("S", 6, 2))
     assert state.to_json() == before
     assert copy.to_json() != before and copy.legal_actions() != state.legal_actions()
+
+
+# ------------------------------------------------------------ placements and retiring
+
+ALL_TWOS = ["blue 2", "red 2", "green 2", "orange 2"]   # every colour, 8 points, 4 dice
+
+
+def test_every_seat_is_placed_colours_first_then_points_then_dice():
+    # Decision 21: two complete riders tie (8 + 3 each), the riders without
+    # every colour come behind them whatever their points, in points order.
+    state = finished({0: ALL_TWOS, 1: ALL_TWOS, 2: ["blue 6"] * 3})
+    assert state.outcome().placements == (1, 1, 3)
+    state = finished({0: ALL_TWOS, 1: ALL_TWOS[:3], 2: ["blue 6"] * 3, 3: ALL_TWOS})
+    assert state.outcome().placements == (1, 4, 3, 1)
+
+
+def test_a_rider_retiring_in_its_move_ends_it_and_the_next_rider_moves():
+    # Decision 22.
+    state = position(["garage", "garage", "garage"], to_move=1)
+    state.retire(1)
+    assert state.retired == [1] and state.current_player() == 2
+    assert state.to_json()["retired"] == [1]
+
+
+def test_a_rider_retiring_while_the_city_is_dealt_never_moves():
+    # Decision 22: seat 0 retires before the first roll; seat 1 starts.
+    state = GAME.new_state(3)
+    state.retire(0)
+    dice = DiceStreams(3)
+    while state.current_player() == CHANCE:
+        state.apply_chance(dice.draw(state.chance_request()))
+    assert state.current_player() == 1
+
+
+def test_a_retired_rider_leaves_the_last_moves_and_the_most_dice_bonus():
+    # Decisions 22 and 24.
+    state = position(["garage", "garage", "garage"], held={0: ALL_TWOS, 1: ["blue 2"] * 5,
+                                                           2: ALL_TWOS})
+    state.final = [1, 2]
+    state.retire(1)
+    assert state.final == [2]
+    assert state.totals() == [8 + 3, 15, 8 + 3]
+
+
+def test_the_last_rider_standing_wins():
+    # Decision 25.
+    state = position(["garage", "garage", "garage"], held={0: ALL_TWOS})
+    state.retire(0)
+    state.retire(2)
+    assert state.is_terminal() and state.ending == "retired"
+    assert state.outcome().placements == (2, 1, 2) and state.outcome().ending == "normal"
+    with pytest.raises(IllegalAction):
+        state.retire(1)

@@ -5,11 +5,13 @@ with one line and a non-zero exit."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
+import subprocess
 from contextlib import closing
 
 import pytest
-from support import arena, python_bot, random_bots
+from support import ARENA, arena, arena_environment, python_bot, random_bots
 
 
 @pytest.fixture
@@ -97,7 +99,8 @@ def test_bots_lists_each_bot_and_why_one_is_unusable(workdir):
     (["match", "alpha", "zeta", "--game", "slyyde"], "unknown bot: 'zeta'"),
     (["solo", "slyyde", "alpha", "--games", "0"], "Invalid value for '--games': 0 is not in the range x>=1."),
     (["match", "alpha", "beta"], "Missing option '--game'."),
-    (["play", "slyyde", "--bot", "alpha", "--seat", "2"], "Invalid value for '--seat': 2 is not in the range 0<=x<=1."),
+    (["play", "slyyde", "--bot", "alpha", "--seat", "2"], "--seat must be 0 to 1 in a game of 2 players, got 2"),
+    (["play", "slyyde", "--bot", "alpha", "--seat", "4"], "Invalid value for '--seat': 4 is not in the range 0<=x<=3."),
     (["tournament", "--no-such-option"], "No such option"),
 ])
 def test_bad_input_is_one_line_and_a_non_zero_exit(workdir, args, message):
@@ -123,9 +126,23 @@ def test_match_prints_the_score(workdir):
     result = arena("match", "alpha", "beta", "--game", "slyyde", "--rounds", "2", cwd=workdir, check=True)
     assert len([line for line in result.stdout.splitlines() if " vs " in line]) == 4
     last = result.stdout.strip().splitlines()[-1]
-    assert last.startswith("score: alpha ") and last.endswith(" beta")
-    a, b = last.removeprefix("score: alpha ").removesuffix(" beta").split(" - ")
-    assert float(a) + float(b) == 4
+    match = re.fullmatch(r"score: alpha ([\d.]+), beta ([\d.]+) \(of 4 games\)", last)
+    assert match, last
+    assert float(match.group(1)) + float(match.group(2)) == 4
+
+
+def test_a_match_of_four_bots_plays_every_rotation_and_places_every_seat(workdir):
+    random_bots(workdir / "bots", ["delta"])
+    result = arena("match", "alpha", "beta", "gamma", "delta", "--game", "roundabout", "--move-timeout", "5",
+                   cwd=workdir, check=True)
+    games = [line for line in result.stdout.splitlines() if " vs " in line]
+    assert [line.split(":")[0] for line in games] == [
+        "alpha vs beta vs gamma vs delta", "beta vs gamma vs delta vs alpha",
+        "gamma vs delta vs alpha vs beta", "delta vs alpha vs beta vs gamma"]
+    assert all(re.search(r"\((\w+ \d(st|nd|rd|th)(, )?){4}\)", line) for line in games), games
+    match = re.fullmatch(r"score: alpha ([\d.]+), beta ([\d.]+), gamma ([\d.]+), delta ([\d.]+) \(of 4 games\)",
+                         result.stdout.strip().splitlines()[-1])
+    assert match and sum(float(points) for points in match.groups()) == 4 * 4 / 2  # half the pairs of each game
 
 
 def test_sigterm_while_bots_are_checked_stops_with_one_line(workdir):
@@ -148,3 +165,16 @@ def test_sigterm_while_bots_are_checked_stops_with_one_line(workdir):
     assert time.monotonic() - started < 30, "the hanging bot's start-up limit was waited out"
     assert stderr.strip().splitlines() == [
         "arena: interrupted; everything stored so far is kept: run the same command again to resume"]
+
+
+def test_a_person_plays_three_bots_in_the_terminal_and_the_seats_are_named_in_order(workdir):
+    """Three random bots and a person who always takes the first choice:
+    the bots are named in their seats around the person's."""
+    result = subprocess.run([*ARENA, "play", "roundabout", "--bot", "alpha", "--bot", "beta", "--bot", "gamma",
+                             "--seat", "2", "--seed", "4", "--move-timeout", "5"], cwd=workdir,
+                            input="0\n" * 3000, capture_output=True, text=True, timeout=300,
+                            env=arena_environment())
+    assert result.returncode == 0, result.stderr
+    last = result.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"winner: (alpha|beta|you|gamma)( share first)? \(alpha \d\w\w, beta \d\w\w, you \d\w\w, "
+                        r"gamma \d\w\w\)", last), last

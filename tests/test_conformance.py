@@ -5,6 +5,7 @@ interface's invariants, round-trip through JSON and replay identically."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -12,10 +13,12 @@ from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction
 from arena.games.dice import DiceStreams
 from arena.games.playout import random_playout
-from arena.play.events import replay
+from arena.play.events import chance_event, decision_event, replay, retire_event
 
 GAMES_PER_COUNT = 1000
 CHECKED_STEP_BY_STEP = 20
+GAMES_WITH_RETIREMENTS = 60
+RETIRE_CHANCE = 0.01   # before each event, a random seat still in the game retires
 
 VARIANTS = [
     (name, players, options)
@@ -41,7 +44,7 @@ def test_random_games_end_and_replay(variant):
         outcome = final.outcome()
         assert all(0 <= seat < players for seat in outcome.winners)
         assert outcome.ending in ("normal", "turn_cap", "stalemate")
-        assert (outcome.ending != "normal") == (outcome.winners == ())
+        assert_well_placed(outcome, players, [])
         json.dumps(final.to_json())
         *_, replayed = replay(game, players, options, events)
         assert replayed.to_json() == final.to_json()
@@ -93,3 +96,80 @@ def test_actions_not_offered_are_refused(variant):
         with pytest.raises(IllegalAction):
             state.apply_action({"no such": "action"})
         assert state.to_json() == before
+
+
+def assert_well_placed(outcome, players, retired):
+    """Competition ranking, retired seats tied last, and a turn cap or a
+    stalemate tying every seat still in the game."""
+    places = outcome.placements
+    assert len(places) == players
+    assert all(place == 1 + sum(other < place for other in places) for place in places)
+    active = [seat for seat in range(players) if seat not in retired]
+    assert all(places[seat] == len(active) + 1 for seat in retired)
+    assert all(places[seat] <= len(active) for seat in active)
+    if outcome.ending != "normal":
+        assert all(places[seat] == 1 for seat in active)
+    if len(active) == 1 and players > 1:
+        assert outcome.ending == "normal" and outcome.winners == tuple(active)
+    assert outcome.to_json()["placements"] == list(places)
+
+
+def playout_with_retirements(game, players, options, seed):
+    """A random game in which, before each event, a random seat still in
+    the game may retire: at its own decision, someone else's, or a chance
+    step. Returns the final state and the events, retirements included."""
+    state = game.new_state(players, options)
+    dice, chooser = DiceStreams(seed), random.Random(seed)
+    events = []
+    while not state.is_terminal():
+        retired = state.to_json()["retired"]
+        if players > 1 and chooser.random() < RETIRE_CHANCE:
+            seat = chooser.choice([s for s in range(players) if s not in retired])
+            events.append(retire_event(seat, "crash"))
+            state.retire(seat)
+            continue
+        seat = state.current_player()
+        assert seat not in retired, "a retired seat is never asked to decide"
+        if seat == CHANCE:
+            request = state.chance_request()
+            assert request.stream not in {f"seat:{s}" for s in retired}, "nor rolls"
+            values = dice.draw(request)
+            events.append(chance_event(state, values))
+            state.apply_chance(values)
+        else:
+            offered = state.legal_actions()
+            chosen = chooser.randrange(len(offered))
+            events.append(decision_event(seat, offered, chosen))
+            state.apply_action(offered[chosen])
+    return state, events
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
+def test_random_retirements_end_well_placed_round_trip_and_replay(variant):
+    name, players, options = variant
+    game = GAMES[name]
+    for seed in range(GAMES_WITH_RETIREMENTS):
+        final, events = playout_with_retirements(game, players, options, seed)
+        retired = final.to_json()["retired"]
+        assert retired == [e["seat"] for e in events if e["kind"] == "retire"]
+        assert_well_placed(final.outcome(), players, retired)
+        for state in replay(game, players, options, events):
+            data = state.to_json()
+            assert json.loads(json.dumps(data)) == data
+            assert game.state_from_json(data).to_json() == data
+        assert state.to_json() == final.to_json()
+        with pytest.raises(IllegalAction):
+            final.retire(0)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
+def test_a_seat_cannot_retire_twice_nor_be_a_seat_that_does_not_exist(variant):
+    name, players, options = variant
+    state = GAMES[name].new_state(players, options)
+    for seat in (-1, players, "0"):
+        with pytest.raises(IllegalAction):
+            state.retire(seat)
+    if players > 2:
+        state.retire(0)
+        with pytest.raises(IllegalAction):
+            state.retire(0)

@@ -32,14 +32,16 @@ from arena.store import SCHEMA_VERSION
 pytestmark = pytest.mark.slow
 
 ROUNDS = 4
-PLANNED = 3 * 2 * ROUNDS  # three bots: three pairs, seat-swapped, each round
+# Three bots, each round: three pairs, seat-swapped, and their pod of three
+# in its three rotations.
+PLANNED = (3 * 2 + 3) * ROUNDS
 BOTS = ["crashsafe_a", "crashsafe_b", "crashsafe_c"]
 
 
 def tournament_args(game: str, db: str = "arena.db") -> list[str]:
     # A generous move timeout: on a busy machine an honest bot must never
     # forfeit, or the comparison with the uninterrupted run means nothing.
-    return ["tournament", "--bots", "bots", "--games", game, "--rounds", str(ROUNDS), "--jobs", "2",
+    return ["tournament", "--bots", "bots", "--games", game, "--players", "2,3", "--rounds", str(ROUNDS), "--jobs", "2",
             "--seed", "7", "--move-timeout", "10", "--db", db]
 
 

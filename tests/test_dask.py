@@ -427,13 +427,13 @@ def test_long_matches_come_back_in_parts_and_store_the_same(bots, reference, tmp
     with no seconds at all, every seat-swapped pair is a task of its own."""
     from arena.play.dask_executor import DaskExecutor
     from arena.play.plan import group_into_matches
-    from arena.play.tournament import plan_tournament, play_missing
+    from arena.play.tournament import check_request, plan_tournament, play_missing
     from arena.store import Store
 
     monkeypatch.chdir(tmp_path)
     caplog.set_level(logging.INFO, logger="arena")
     limits = Limits(move_timeout=20, startup_timeout=60)
-    plan = plan_tournament([bots], ["slyyde"], 4, 7, limits)
+    plan = plan_tournament([bots], check_request(["slyyde"]), 4, 7, limits)
     executor = DaskExecutor(2, task_seconds=0)
     with Store("arena.db", writer=True) as store:
         assert play_missing(plan, store, executor, limits, Path("logs")) == PLANNED

@@ -664,7 +664,8 @@ def test_the_first_player_to_remove_both_pieces_wins_at_once():
     roll(state, 2, 2)
     do(state, piece=RED_1, die=2)
     assert state.current_player() == TERMINAL
-    assert state.outcome().to_json() == {"winners": [0], "ending": "normal", "scores": None}
+    assert state.outcome().to_json() == {"placements": [1, 2, 2], "winners": [0], "ending": "normal",
+                                        "scores": None}
     assert state.last[-1] == {"cause": "win", "seat": 0}
 
 
@@ -682,7 +683,8 @@ def test_the_turn_cap_ends_the_game_as_a_draw():
     roll(state, 1, 2)
     do(state, piece=RED_1, die=1)
     assert state.current_player() == TERMINAL
-    assert state.outcome().to_json() == {"winners": [], "ending": "turn_cap", "scores": None}
+    assert state.outcome().to_json() == {"placements": [1, 1], "winners": [], "ending": "turn_cap",
+                                        "scores": None}
 
 
 # ------------------------------------------------------------ four pieces each
@@ -801,3 +803,88 @@ def test_every_field_a_bot_receives_is_described_in_the_rules_document():
     assert {"popoff", "sent_back", "wheel", "mover", "carried"} <= names
     missing = sorted(n for n in names if f"`{n}`" not in document and f'"{n}"' not in document)
     assert missing == []
+
+
+# ------------------------------------------------------------ placements and retiring
+
+def test_the_first_home_wins_and_the_others_tie_for_second_at_four():
+    """Decision 21."""
+    state = position(players=4, colour=2, pieces={GREEN_1: on("top side", 1, toward="B"),
+                                                  GREEN_2: OFF})
+    roll(state, 2)
+    assert state.outcome().placements == (2, 2, 1, 2) and state.outcome().winners == (2,)
+
+
+def test_a_seat_retiring_before_its_roll_loses_its_turn_and_its_pieces():
+    """Decisions 22 and 24."""
+    state = position(players=3, colour=1, pieces={BLUE_1: on("bottom side", 0, toward="C")})
+    turns = state.turns
+    state.retire(1)
+    assert where(state, BLUE_1) == OFF and where(state, BLUE_2) == OFF
+    assert state.last == [{"cause": "retire", "seat": 1, "pieces": [BLUE_1, BLUE_2]}]
+    piece = state.to_json()["pieces"][BLUE_1]
+    assert piece["space"] is None and piece["finished"] is False
+    assert state.colour == 2 and state.current_player() == CHANCE and state.turns == turns
+    assert state.chance_request().stream == "seat:2"
+
+
+def test_a_retired_piece_blocks_and_contests_nothing():
+    """Decision 22: landing where its piece stood starts no pop-off."""
+    state = position(players=3, pieces={RED_1: on("bottom side", 2, toward="C"),
+                                        BLUE_1: on("bottom side", 0, toward="C")})
+    state.retire(1)
+    roll(state, 2, 3)
+    do(state, piece=RED_1, die=2)
+    assert state.popoff is None and where(state, RED_1) == on("bottom side", 0, toward="C")
+
+
+def test_a_pop_off_against_a_retiring_seat_is_called_off_and_the_mover_plays_on():
+    """Decision 23: pops still to come."""
+    state = position(players=3, pieces={RED_1: on("bottom side", 2, toward="C"),
+                                        BLUE_1: on("bottom side", 0, toward="C"),
+                                        RED_2: on("top side", 1, toward="B")})
+    roll(state, 2, 3)
+    do(state, piece=RED_1, die=2)
+    assert state.phase == "popoff"
+    state.retire(1)
+    assert state.popoff is None and where(state, RED_1) == on("bottom side", 0, toward="C")
+    assert {"cause": "popoff_void", "piece": RED_1, "space": space("bottom side", 0)} in state.last
+    assert where(state, RED_2) == on("top side", 4, toward="B"), "the other die is played"
+    assert state.colour == 2
+
+
+def test_a_seat_retiring_while_it_chooses_its_start_leaves_the_winner_on_its_star():
+    """Decision 23: the loser's START still to choose; on a star the mover turns a wheel."""
+    state = position(players=3, pieces={RED_1: on("bottom side", 1, toward="C"),
+                                        BLUE_1: in_hub("C", 0)})
+    roll(state, 2, 3)
+    do(state, piece=RED_1, die=2)
+    pop(state, 6, 5)
+    assert state.phase == "popoff_start" and state.current_player() == 1
+    state.retire(1)
+    assert state.phase == "wheel" and state.current_player() == 0
+    assert where(state, RED_1) == in_hub("C", 1)
+
+
+def test_a_mover_retiring_in_the_middle_of_its_turn_loses_the_rest_of_it():
+    """Decision 24: another seat's pop-off piece stays where it stands."""
+    state = position(players=3, pieces={RED_1: on("bottom side", 2, toward="C"),
+                                        BLUE_1: on("bottom side", 0, toward="C")})
+    roll(state, 2, 3)
+    do(state, piece=RED_1, die=2)
+    pop(state, 2, 6)
+    assert state.current_player() == 0     # red lost and chooses its START
+    state.retire(0)
+    assert where(state, BLUE_1) == on("bottom side", 0, toward="C")
+    assert state.popoff is None and state.colour == 1 and state.phase == "roll"
+
+
+def test_the_last_seat_standing_wins():
+    """Decision 25."""
+    state = position(players=2)
+    roll(state, 2, 3)
+    state.retire(0)
+    assert state.is_terminal()
+    assert state.outcome().to_json() == {"placements": [2, 1], "winners": [1],
+                                        "ending": "normal", "scores": None}
+    assert state.to_json()["retired"] == [0]

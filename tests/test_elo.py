@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from support import stored_game
 
 from arena.model import StoredGame, Termination
-from arena.stats.elo import INITIAL, OVERALL, standings
+from arena.stats.elo import INITIAL, standings
+from arena.stats.tables import OVERALL
 
 
 def game(order: int, seats: list[str], winners: list[int], name: str = "slyyde",

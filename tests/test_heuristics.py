@@ -144,3 +144,16 @@ def test_roundabout_a_captured_dart_costs_and_a_dart_nearer_home_rates_higher():
         target["bar"] = (entry - dart["dir"] * steps) % roundabout.bars
         distances.append(roundabout.need(moved, 0, set()))
     assert distances[1] == pytest.approx(distances[0] - 1.0 / 8.0)
+
+
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+def test_a_retired_seat_has_no_chance_and_the_others_share_it(game_name):
+    evaluate = evaluator(game_name)
+    for seed in range(3):
+        for number, state in enumerate(positions(game_name, 3, seed)):
+            if number == 5 and not state.is_terminal():
+                state = state.clone()
+                state.retire(1)
+                chances = evaluate(state)
+                assert chances[1] == 0.0 and sum(chances) == pytest.approx(1.0)
+                break

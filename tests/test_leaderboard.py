@@ -30,7 +30,7 @@ from arena import results
 from arena.bots.discovery import discover
 from arena.games import GAMES
 from arena.games.playout import random_playout
-from arena.model import BotSpec, GameRecord, Job, Limits, Termination
+from arena.model import BotSpec, Forfeit, GameRecord, Job, Limits, Termination
 from arena.play.events import replay
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
@@ -337,7 +337,7 @@ def test_a_shared_first_place_is_a_draw_on_every_page(copy):
     _, events = random_playout(GAMES["ciclovia"], 3, 5)
     with Store(copy.db, writer=True) as store:
         store.add_game(GameRecord(Job("shared/1", "ciclovia", (alpha, beta, gamma), 5, 0, 30_000), events,
-                                  (0, 1), Termination.NORMAL))
+                                  (1, 1, 3), Termination.NORMAL))
     with Store(copy.db) as store:
         builder.build(store, copy.out)
     page = (copy.out / paths.game_path("shared/1")).read_text()
@@ -349,16 +349,17 @@ def test_a_shared_first_place_is_a_draw_on_every_page(copy):
     games, _ = stored(copy.db)
     names = {b: row["name"] for b, row in bots.items()}
     elo = {(r.game, r.bot_id): r for r in standings(games, names)}
-    cells = standings_tables(copy.out / "tables" / "ciclovia.html")["ciclovia"]
-    assert [int(c) for c in cells[alpha][7:10]] == [elo["ciclovia", alpha].wins, elo["ciclovia", alpha].losses,
-                                                      elo["ciclovia", alpha].draws]
+    # A game of three seats is rated in the three-player table.
+    cells = standings_tables(copy.out / "tables" / "ciclovia-3p.html")["ciclovia/3p"]
+    assert [int(c) for c in cells[alpha][7:10]] == [elo["ciclovia/3p", alpha].wins, elo["ciclovia/3p", alpha].losses,
+                                                      elo["ciclovia/3p", alpha].draws]
     record = [0, 0, 0]
     for g in games:
-        if g.game == "ciclovia" and alpha in g.seats and beta in g.seats:
+        if g.game == "ciclovia" and g.players == 3 and alpha in g.seats and beta in g.seats:
             score = results.points([g.placements[g.seats.index(alpha)], g.placements[g.seats.index(beta)]])[0]
             record[{1.0: 0, 0.5: 1, 0.0: 2}[score]] += 1
     assert record[1] >= 1
-    table = (copy.out / "tables" / "ciclovia.html").read_text()
+    table = (copy.out / "tables" / "ciclovia-3p.html").read_text()
     assert f'title="alpha vs beta: {record[0]} wins, {record[1]} draws, {record[2]} losses;' in table
     assert "A shared first place\ncounts as a draw" in (copy.out / "index.html").read_text()
 
@@ -380,7 +381,7 @@ def test_replays_are_written_once_and_kept_while_nothing_changes(copy):
     outcome = final.outcome()
     games, bots = stored(copy.db)
     seats = tuple(sorted(bots)[:2])
-    record = GameRecord(Job("extra/1", "slyyde", seats, 4242, 9, 10_000), events, outcome.winners,
+    record = GameRecord(Job("extra/1", "slyyde", seats, 4242, 9, 10_000), events, outcome.placements,
                         Termination.NORMAL if outcome.ending == "normal" else Termination.TURN_CAP)
     with Store(copy.db, writer=True) as store:
         assert store.add_game(record)
@@ -421,9 +422,9 @@ def test_a_record_that_does_not_replay_gets_a_page_that_says_so(copy):
     _, events = random_playout(GAMES["detour"], 2, 3)
     broken = events[:5] + [{"kind": "decision", "seat": 7, "offered": [{"x": 1}], "chosen": 0}]
     with Store(copy.db, writer=True) as store:
-        store.add_game(GameRecord(Job("broken/1", "detour", seats, 3, 0, 20_000), broken, (0,),
-                                  Termination.ILLEGAL, 1, "made up"))
-        store.add_game(GameRecord(Job("chess/1", "chess", seats, 3, 0, 20_001), [], (), Termination.NORMAL))
+        store.add_game(GameRecord(Job("broken/1", "detour", seats, 3, 0, 20_000), broken, (1, 2),
+                                  Termination.ILLEGAL, (Forfeit(1, Termination.ILLEGAL, "made up"),)))
+        store.add_game(GameRecord(Job("chess/1", "chess", seats, 3, 0, 20_001), [], (1, 1), Termination.NORMAL))
     with Store(copy.db) as store:
         builder.build(store, copy.out)
     page = (copy.out / paths.game_path("broken/1")).read_text()

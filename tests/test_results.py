@@ -15,9 +15,11 @@ from arena.stats.elo import standings
 placements = st.lists(st.integers(min_value=1, max_value=4), min_size=2, max_size=4)
 
 
-def test_winners_are_placed_first_and_everyone_else_second():
+def test_winners_are_placed_first_and_everyone_else_tied_behind_them():
     assert results.placements_from_winners(2, [1]) == (2, 1)
-    assert results.placements_from_winners(4, [0, 2]) == (1, 2, 1, 2)
+    assert results.placements_from_winners(3, [2]) == (2, 2, 1)
+    # competition ranking: two seats tied first, the next is third
+    assert results.placements_from_winners(4, [0, 2]) == (1, 3, 1, 3)
     assert results.placements_from_winners(3, []) == (1, 1, 1)
 
 

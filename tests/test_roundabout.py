@@ -943,3 +943,86 @@ def test_random_games_end_in_every_player_count():
     for players in (2, 3, 4):
         final, _ = random_playout(GAME, players, 11)
         assert final.is_terminal() and final.outcome().ending == "normal"
+
+
+# ------------------------------------------------------------------ placements and retiring
+
+def test_the_first_home_wins_and_the_others_tie_for_second():
+    # Decision 20, three players: Red's last Dart comes home with a 1.
+    state = position({WHITE: [(2, 9, CW), (4, 14, CW)], RED: [(2, 3, CW)],
+                      SPOTTED: [(2, 15, CW), (4, 10, CW)]}, to_move=RED, players=3)
+    roll(state, 1, 2)
+    state.apply_action(move(dart(state, RED, 0), 1))
+    assert state.outcome().placements == (2, 1, 2) and state.outcome().winners == (RED,)
+
+
+def test_the_first_home_wins_at_four_players_and_a_retired_seat_comes_last():
+    # Decisions 20 and 21: seat 3's last Dart is one bar short of its home.
+    home_bar = rb.TERRITORY_BARS[rb.SEAT_TERRITORIES[4][3]][0]
+    state = position({0: [(2, 1, CW)], 1: [(2, 5, CW)], 2: [(2, 9, CW)],
+                      3: [(2, (home_bar - 1) % 16, CW)]}, to_move=3, players=4)
+    state.retire(1)
+    roll(state, 1, 2)
+    state.apply_action(move(dart(state, 3, 0), 1))
+    assert state.outcome().placements == (2, 4, 2, 1)
+
+
+def test_a_retired_seat_loses_its_darts_and_its_turns():
+    # Decisions 21 and 23: retiring while its roll is due.
+    state = three_players(to_move=RED)
+    state.retire(RED)
+    assert state.to_json()["on_board"][RED] == 0 and state.to_json()["retired"] == [RED]
+    assert state.last[0] == {"cause": "retire", "seat": RED,
+                             "darts": [dart(state, RED, 0), dart(state, RED, 1)]}
+    assert state.turn_player == SPOTTED and state.chance_request().stream == "seat:2"
+
+
+def test_a_roll_is_never_offered_to_a_retired_seat():
+    # Decision 22.
+    state = three_players()
+    state.retire(RED)
+    roll(state, 2, 3)
+    assert offers(state) == [{"offer": SPOTTED}]
+
+
+def test_an_offer_to_a_seat_that_retires_counts_as_declined():
+    # Decision 22: the roller must use the roll.
+    state = roll(three_players(), 2, 3)
+    state.apply_action({"offer": RED})
+    assert state.current_player() == RED
+    state.retire(RED)
+    assert state.current_player() == WHITE and state.mover == WHITE
+    assert {"cause": "decline", "seat": RED} in state.last
+    assert not offers(state) and PASS not in state.legal_actions()
+
+
+def test_a_roller_who_retires_while_his_offer_waits_loses_the_roll():
+    # Decision 22: play goes on with the seat after him.
+    state = roll(three_players(), 2, 3)
+    state.apply_action({"offer": SPOTTED})
+    state.retire(WHITE)
+    assert state.current_player() == CHANCE and state.turn_player == RED
+
+
+def test_a_mover_retiring_in_the_middle_of_a_roll_loses_the_rest_of_it():
+    # Decision 23, during another seat's turn: Red accepted White's roll.
+    state = roll(three_players(), 2, 3)
+    state.apply_action({"offer": RED})
+    state.apply_action({"accept": True})
+    state.apply_action(move(dart(state, RED, 0), 2))
+    assert state.current_player() == RED
+    state.retire(RED)
+    assert state.current_player() == CHANCE and state.turn_player == RED + 1
+
+
+def test_the_last_seat_standing_wins():
+    # Decision 24.
+    state = roll(three_players(), 2, 3)
+    state.retire(SPOTTED)
+    assert not state.is_terminal()
+    state.retire(WHITE)
+    assert state.is_terminal() and state.to_json()["end_reason"] == "won"
+    assert state.outcome().to_json() == {"placements": [2, 1, 2], "winners": [RED],
+                                        "ending": "normal", "scores": None}
+    with pytest.raises(IllegalAction):
+        state.retire(RED)

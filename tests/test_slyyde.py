@@ -25,7 +25,7 @@ from arena.games.slyyde import (
 )
 from arena.games.slyyde_board import board_data, spiral_cells
 from arena.model import BotSpec
-from arena.play.events import replay
+from arena.play.events import chance_event, replay, retire_event
 from arena.play.plan import Entrant, plan_round_robin
 
 SEATS = ("red", "blue", "green", "yellow")
@@ -506,7 +506,8 @@ def test_a_diagonal_onto_a_safe_square_shares_it():  # decision 10
 def test_the_exact_roll_reaches_the_centre_and_wins():
     state = roll(position(red=95, blue=20), 4)
     assert state.current_player() == TERMINAL
-    assert state.outcome().to_json() == {"winners": [RED], "ending": "normal", "scores": None}
+    assert state.outcome().to_json() == {"placements": [1, 2], "winners": [RED], "ending": "normal",
+                                        "scores": None}
 
 
 def test_a_roll_too_high_stays_and_is_not_a_landing():  # decision 9
@@ -533,7 +534,8 @@ def test_solo_counts_every_roll_and_scores_the_count():  # decision 18
     for die in (6, 6, 5, 3):  # 96; too high but a 6; too high; centre
         roll(state, die)
     assert state.is_terminal() and state.rolls == [4]
-    assert state.outcome().to_json() == {"winners": [RED], "ending": "normal", "scores": [4]}
+    assert state.outcome().to_json() == {"placements": [1], "winners": [RED], "ending": "normal",
+                                        "scores": [4]}
 
 
 def test_solo_back_6_does_nothing():
@@ -556,7 +558,8 @@ def test_multiplayer_keeps_each_seats_roll_count():
 def test_the_turn_cap_ends_the_game_as_a_draw():  # decision 17
     state = roll(position(red=11, blue=20, turns=TURN_CAP - 1), 6)
     assert state.is_terminal() and state.turns == TURN_CAP
-    assert state.outcome().to_json() == {"winners": [], "ending": "turn_cap", "scores": None}
+    assert state.outcome().to_json() == {"placements": [1, 1], "winners": [], "ending": "turn_cap",
+                                        "scores": None}
 
 
 def test_a_win_on_the_last_turn_counts():  # decision 17
@@ -612,3 +615,101 @@ def test_every_field_a_bot_receives_is_described_in_the_rules_document():
     assert {"sweep", "bump", "contenders", "triangles"} <= names
     missing = sorted(n for n in names if f"`{n}`" not in document and f'"{n}"' not in document)
     assert missing == []
+
+
+# ---------------------------------------------------------------- placements and retiring
+
+def test_the_first_home_wins_and_the_others_tie_for_second():  # decision 22
+    state = roll(position(red=95, blue=20, green=90), 4)
+    assert state.outcome().placements == (1, 2, 2)
+    state = roll(position("blue", red=3, blue=97, green=90, yellow=98), 2)
+    assert state.outcome().placements == (2, 1, 2, 2)
+    assert state.outcome().winners == (BLUE,)
+
+
+def test_at_the_turn_cap_every_seat_still_in_ties_and_the_retired_come_last():  # decision 22
+    state = position(red=30, blue=40, green=50, turns=TURN_CAP - 1)
+    state.retire(GREEN)
+    roll(state, 1)
+    assert state.outcome().ending == "turn_cap"
+    assert state.outcome().placements == (1, 1, 3) and state.outcome().winners == (RED, BLUE)
+
+
+def test_a_seat_retiring_before_its_roll_loses_its_turn():  # decisions 23, 24
+    state = position("blue", red=30, blue=40, green=50)
+    state.retire(BLUE)
+    assert state.retired == [BLUE] and causes(state) == ["retire"]
+    assert to_roll(state) == GREEN
+    roll(state, 3)
+    assert to_roll(state) == RED
+    roll(state, 3)
+    assert to_roll(state) == GREEN, "the turn order skips the retired seat"
+
+
+def test_a_retired_pawn_is_out_of_play():  # decision 23
+    state = position(red=37, blue=40, green=41)   # 41 is on the line of triangle 6
+    state.retire(BLUE)
+    roll(state, 3)                                 # red lands on blue's square: no bump
+    assert state.positions == [40, 40, 41] and "bump" not in causes(state)
+    state = position(red=3, blue=41, green=50)
+    state.retire(BLUE)
+    roll(state, 3)                                 # red slyydes from 6: green is not swept
+    assert state.positions[RED] == 21 and state.positions[BLUE] == 41
+    assert "sweep" not in causes(state)
+
+
+def test_a_seat_retiring_at_its_black_square_choice_ends_its_turn():  # decision 24
+    state = roll(position(red=1, blue=40, green=50), 6)
+    assert state.current_player() == RED
+    state.retire(RED)
+    assert state.positions[RED] == 1 and to_roll(state) == BLUE, "no move, no extra turn"
+
+
+def test_a_seat_retiring_at_its_back_6_choice_sends_nobody_back():  # decision 24
+    state = roll(position(red=5, blue=30, green=14), 4)
+    state.retire(RED)
+    assert state.positions == [9, 30, 14] and to_roll(state) == BLUE
+
+
+def test_an_opponent_retiring_during_a_back_6_choice_leaves_the_other_to_go_back():  # decision 25
+    state = roll(position(red=5, blue=30, green=14, yellow=60), 4)
+    assert state.legal_actions() == [{"back6": BLUE}, {"back6": GREEN}, {"back6": YELLOW}]
+    state.retire(BLUE)
+    assert state.legal_actions() == [{"back6": GREEN}, {"back6": YELLOW}]
+    state.retire(YELLOW)
+    assert state.positions == [9, 30, 8, 60] and to_roll(state) == GREEN
+
+
+def test_a_seat_retiring_during_the_rolloff_leaves_it():  # decision 24
+    state = GAME.new_state(3)
+    state.apply_chance((6, 6, 2))
+    assert state.contenders == [RED, BLUE]
+    state.retire(RED)
+    assert state.contenders == [] and to_roll(state) == BLUE and state.first_player == BLUE
+
+
+def test_the_last_seat_standing_wins():  # decision 26
+    state = position(red=30, blue=40, green=50)
+    state.retire(GREEN)
+    assert not state.is_terminal()
+    state.retire(RED)
+    assert state.is_terminal()
+    assert state.outcome().to_json() == {"placements": [2, 1, 2], "winners": [BLUE],
+                                        "ending": "normal", "scores": None}
+    with pytest.raises(IllegalAction):
+        state.retire(BLUE)
+
+
+def test_retiring_is_a_recorded_event_and_replays():  # decision 23
+    state = GAME.new_state(3)
+    events = [chance_event(state, (5, 3, 1))]
+    state.apply_chance((5, 3, 1))
+    events.append(retire_event(GREEN, "timeout"))
+    state.retire(GREEN)
+    *_, replayed = replay(GAME, 3, {}, events)
+    assert replayed.to_json() == state.to_json() and replayed.to_json()["retired"] == [GREEN]
+
+
+def test_the_only_seat_of_a_solo_game_cannot_retire():  # decision 23
+    with pytest.raises(IllegalAction):
+        GAME.new_state(1).retire(RED)

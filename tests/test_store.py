@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from arena.games import get_game
 from arena.games.playout import random_playout
-from arena.model import BotSpec, GameRecord, Job, Termination
+from arena.model import BotSpec, Forfeit, GameRecord, Job, Termination
 from arena.play.events import replay
 from arena.store import Store
 
@@ -15,7 +15,7 @@ def played(key: str, seed: int, order: int = 0) -> GameRecord:
     final, events = random_playout(get_game("slyyde"), 2, seed)
     outcome = final.outcome()
     job = Job(key, "slyyde", tuple(s.bot_id for s in SPECS), seed, 0, order)
-    return GameRecord(job, events, outcome.winners, Termination.NORMAL, scores=outcome.scores)
+    return GameRecord(job, events, outcome.placements, Termination.NORMAL, scores=outcome.scores)
 
 
 def test_a_game_is_stored_once_with_its_whole_record(tmp_path):
@@ -48,9 +48,10 @@ def test_a_draw_and_a_forfeit_are_stored_as_such(tmp_path):
     with Store(tmp_path / "r.db", writer=True) as store:
         store.add_bots(SPECS)
         job = Job("cap", "slyyde", tuple(s.bot_id for s in SPECS), 1)
-        store.add_game(GameRecord(job, [], (), Termination.TURN_CAP))
+        store.add_game(GameRecord(job, [], (1, 1), Termination.TURN_CAP))
         job = Job("ff", "slyyde", tuple(s.bot_id for s in SPECS), 1, order=1)
-        store.add_game(GameRecord(job, [], (1,), Termination.TIMEOUT, 0, "no answer within 1 s"))
+        store.add_game(GameRecord(job, [], (2, 1), Termination.TIMEOUT,
+                                  (Forfeit(0, Termination.TIMEOUT, "no answer within 1 s"),)))
         draw, forfeit = store.games()
         assert draw.winners == () and draw.termination.value == "turn_cap"
         assert (forfeit.forfeit_seat, forfeit.termination.value, forfeit.detail) == (

@@ -8,7 +8,10 @@ three things is true of a state:
 * chance acts next: ``current_player()`` is ``CHANCE`` and ``chance_request()``
   says which seeded stream is drawn from and how many dice of how many sides;
 * the game is over: ``current_player()`` is ``TERMINAL`` and ``outcome()``
-  says who won and how it ended.
+  places every seat and says how it ended.
+
+A seat may also retire at any moment (``retire``): its bot forfeited and
+the others play on without it.
 
 The state never draws random numbers itself. The referee (or a search bot)
 draws from a :class:`arena.games.dice.DiceStreams` and feeds the values back
@@ -21,8 +24,11 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+from arena import results
 
 Action = dict[str, Any]
 
@@ -64,22 +70,48 @@ class ChanceRequest:
 class Outcome:
     """How a finished game ended.
 
-    ``winners`` holds the winning seats (more than one only when the rules
-    share a win); an empty tuple is a draw. ``ending`` is a short machine word:
-    ``"normal"`` (the rules decided), ``"turn_cap"`` (a draw at the game's
-    turn cap) or ``"stalemate"`` (a draw because no one can ever move again);
-    the referee adds forfeits of its own.
-    ``scores`` carries game points where the game has them (Ciclovia totals,
-    Slyyde solo roll counts), else None.
+    ``placements`` holds one placement per seat: 1 is best, seats that tie
+    share a placement, and placements follow competition ranking (two seats
+    tied first, the next is third: ``(1, 1, 3)``). Seats that retired rank
+    below every seat still in the game and tie among themselves. ``ending``
+    is a short machine word: ``"normal"`` (the rules decided), ``"turn_cap"``
+    (the game's turn cap) or ``"stalemate"`` (no one can ever move again);
+    those two tie every seat still in the game. The referee adds forfeits of
+    its own. ``scores`` carries game points where the game has them
+    (Ciclovia totals, Slyyde solo roll counts), else None.
     """
 
-    winners: tuple[int, ...]
+    placements: tuple[int, ...]
     ending: str = "normal"
     scores: tuple[float, ...] | None = None
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats placed first; none when every seat shares first place
+        (a draw), or when a solo game did not end by its rules."""
+        if len(self.placements) == 1 and self.ending != "normal":
+            return ()
+        return results.winners(self.placements)
+
     def to_json(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "ending": self.ending,
+        return {"placements": list(self.placements), "winners": list(self.winners),
+                "ending": self.ending,
                 "scores": None if self.scores is None else list(self.scores)}
+
+
+def competition_placements(keys: Sequence[Any]) -> tuple[int, ...]:
+    """Placements from one sort key per seat (lower is better; equal keys
+    tie): each seat is placed one below the number of seats ahead of it."""
+    return tuple(1 + sum(1 for other in keys if other < key) for key in keys)
+
+
+def race_placements(players: int, winner: int | None, retired: Sequence[int]) -> tuple[int, ...]:
+    """A race's placements: the winner first, every other seat still in the
+    game tied behind it, the retired seats tied last. With no winner (a turn
+    cap, a stalemate) every seat still in the game ties for first."""
+    out = set(retired)
+    return competition_placements([2 if seat in out else 0 if seat == winner else 1
+                                   for seat in range(players)])
 
 
 class State(ABC):
@@ -127,6 +159,27 @@ class State(ABC):
     @abstractmethod
     def from_json(cls, data: dict[str, Any]) -> State:
         """Rebuild a state from ``to_json()``."""
+
+    @abstractmethod
+    def retire(self, seat: int) -> None:
+        """Take ``seat`` out of the game (its bot forfeited; the others play
+        on), at any moment before the end. From then on it never decides and
+        never rolls; whatever was pending that involves it is resolved as
+        the game's rules document says. When one seat is left of several,
+        the game is over and that seat wins. Raises IllegalAction for a seat
+        not in the game or a game already over."""
+
+    def _check_retire(self, seat: int, players: int, retired: Sequence[int]) -> None:
+        """Refuse a retirement that cannot happen (every engine's first step)."""
+        if self.current_player() == TERMINAL:
+            raise IllegalAction(f"the game is over: seat {seat!r} cannot retire")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise IllegalAction(f"no seat {seat!r} in a game of {players}")
+        if seat in retired:
+            raise IllegalAction(f"seat {seat} has already retired")
+        if players == 1:
+            raise IllegalAction("the only seat of a solo game cannot retire: "
+                                "nobody is left to play on")
 
     def apply_action(self, action: Action) -> None:
         """Apply a decision, refusing anything that was not offered."""

@@ -34,6 +34,7 @@ from arena.games.base import (
     IllegalAction,
     Outcome,
     State,
+    competition_placements,
 )
 
 TURN_CAP = 1000     # decision 18: a turn is one rider's move
@@ -157,6 +158,7 @@ class CicloviaState(State):
         self.arrival_first: int | None = None
         self.final: list[int] | None = None
         self.ending: str | None = None
+        self.retired: list[int] = []
         self.last: list[dict[str, Any]] = []
         self._legal: list[Action] | None = None
 
@@ -180,6 +182,7 @@ class CicloviaState(State):
         other.move = None if self.move is None else self.move.copy()
         other.final = None if self.final is None else list(self.final)
         other.last = list(self.last)
+        other.retired = list(self.retired)
         other._legal = None
         return other
 
@@ -235,7 +238,8 @@ class CicloviaState(State):
         only holding every colour (decisions 5, 6, 19)."""
         seat = self.seat
         back = OPPOSITE[self.facing[seat]]
-        taken = {p for s, p in enumerate(self.pos) if s != seat and p != GARAGE}
+        taken = {p for s, p in enumerate(self.pos)
+                 if s != seat and p != GARAGE and s not in self.retired}
         complete = self.has_every_colour(seat)
         return [(d, to) for d, to in EXITS[self.pos[seat]]
                 if d != back and to not in taken
@@ -276,12 +280,15 @@ class CicloviaState(State):
 
     def totals(self) -> list[int]:
         """Dice points plus bonuses for every seat. Every rider tied for the
-        most dice gets that bonus, if the most is at least one die (decision 13)."""
-        most = max(1, max(len(d) for d in self.dice))
+        most dice gets that bonus, if the most is at least one die (decision
+        13); riders who retired neither count for it nor get it (decision 24)."""
+        counts = [len(self.dice[s]) for s in range(self.players) if s not in self.retired]
+        most = max(1, max(counts, default=0))
         return [sum(die_points(*die) for die in self.dice[seat])
                 + (LIGHT_BONUS if self.light_first == seat else 0)
                 + (ARRIVAL_BONUS if self.arrival_first == seat else 0)
-                + (MOST_DICE_BONUS if len(self.dice[seat]) == most else 0)
+                + (MOST_DICE_BONUS if len(self.dice[seat]) == most
+                   and seat not in self.retired else 0)
                 for seat in range(self.players)]
 
     def outcome(self) -> Outcome:
@@ -290,15 +297,16 @@ class CicloviaState(State):
         totals = self.totals()
         scores = tuple(float(t) for t in totals)
         if self.ending == "turn_cap":
-            return Outcome(winners=(), ending="turn_cap", scores=scores)
-        # Only riders holding every colour have finished the game; when nobody
-        # does, every rider contends (decision 20).
-        contenders = ([s for s in range(self.players) if self.has_every_colour(s)]
-                      or list(range(self.players)))
-        key = {s: (totals[s], len(self.dice[s])) for s in contenders}
-        best = max(key.values())
-        return Outcome(winners=tuple(s for s in contenders if key[s] == best),
-                       ending="normal", scores=scores)
+            return Outcome(competition_placements([s in self.retired
+                                                   for s in range(self.players)]),
+                           ending="turn_cap", scores=scores)
+        # Riders holding every colour have finished the game and rank ahead
+        # of those who have not (decision 20); then totals, then dice counts
+        # (decision 14); retired riders last (decision 22; decision 21 sums up).
+        keys = [(1, False, 0, 0) if seat in self.retired
+                else (0, not self.has_every_colour(seat), -totals[seat], -len(self.dice[seat]))
+                for seat in range(self.players)]
+        return Outcome(competition_placements(keys), ending="normal", scores=scores)
 
     # ----------------------------------------------------------- chance
 
@@ -324,7 +332,7 @@ class CicloviaState(State):
         self.phase = TURN
         self.last = [{"cause": "roll", "stage": self.stage, "dice": placed}]
         if self.stage == 1:
-            self._begin_move(0)
+            self._begin_move(min(s for s in range(self.players) if s not in self.retired))
         else:
             assert self.light_first is not None
             self._advance(self.light_first)
@@ -465,7 +473,7 @@ class CicloviaState(State):
             else:
                 self._finish("arrival")
         elif not any(self.can_still_complete(s) for s in range(self.players)
-                     if not self.arrived[s]):
+                     if not self.arrived[s] and s not in self.retired):
             self._finish("exhausted")
         elif self.stage == 2 and self.turn - self.last_progress >= QUIET_TURNS:
             self._finish("quiet")
@@ -475,7 +483,9 @@ class CicloviaState(State):
             self._begin_move(self._order_after(previous)[0])
 
     def _order_after(self, seat: int) -> list[int]:
-        return [(seat + k) % self.players for k in range(1, self.players)]
+        """The other riders still in the game, in seat order after ``seat``."""
+        return [other for other in ((seat + k) % self.players for k in range(1, self.players))
+                if other not in self.retired]
 
     def _begin_move(self, seat: int) -> None:
         self.seat = seat
@@ -487,6 +497,24 @@ class CicloviaState(State):
         self.ending = ending
         self.move = None
         self.last.append({"cause": "end", "ending": ending, "scores": self.totals()})
+
+    # ----------------------------------------------------------- retiring
+
+    def retire(self, seat: int) -> None:
+        """The rider leaves the city: it blocks nobody, never moves again,
+        and its move in progress ends (decisions 21-24)."""
+        self._check_retire(seat, self.players, self.retired)
+        self._legal = None
+        self.last = []
+        self.retired.append(seat)
+        self.last.append({"cause": "retire", "rider": seat, "space": self.pos[seat]})
+        if self.final is not None and seat in self.final:
+            self.final.remove(seat)
+        active = [s for s in range(self.players) if s not in self.retired]
+        if len(active) == 1:
+            self._finish("retired")
+        elif self.phase == TURN and self.seat == seat:
+            self._end_move()
 
     # ----------------------------------------------------------- JSON
 
@@ -515,6 +543,7 @@ class CicloviaState(State):
             "bonuses": {"light": self.light_first, "arrival": self.arrival_first},
             "final_round": None if self.final is None else list(self.final),
             "ending": self.ending,
+            "retired": list(self.retired),
             "scores": totals,
             "last": [dict(effect) for effect in self.last],
         }
@@ -541,6 +570,7 @@ class CicloviaState(State):
         state.arrival_first = data["bonuses"]["arrival"]
         state.final = None if data["final_round"] is None else list(data["final_round"])
         state.ending = data["ending"]
+        state.retired = list(data["retired"])
         state.last = [dict(effect) for effect in data["last"]]
         return state
 

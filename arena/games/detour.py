@@ -31,6 +31,7 @@ from arena.games.base import (
     InvalidOptions,
     Outcome,
     State,
+    race_placements,
 )
 from arena.games.detour_board import BOARD
 
@@ -119,7 +120,8 @@ class DetourState(State):
     def __init__(self, players: int, colours: int, pieces: list[list[int]], wheels: list[int],
                  colour: int, phase: str, dice: list[int], queue: list[list[int]],
                  popoff: dict[str, Any] | None, own: list[int] | None, turns: int,
-                 winner: int | None, ending: str | None, last: list[dict[str, Any]]) -> None:
+                 winner: int | None, ending: str | None, last: list[dict[str, Any]],
+                 retired: list[int] | None = None) -> None:
         self.players = players
         self.colours = colours
         self.pieces = pieces
@@ -134,6 +136,7 @@ class DetourState(State):
         self.winner = winner
         self.ending = ending
         self.last = last
+        self.retired = [] if retired is None else retired
         self._legal: list[Action] | None = None
 
     # ----------------------------------------------------------- set-up
@@ -156,7 +159,8 @@ class DetourState(State):
                            [list(q) for q in self.queue],
                            None if self.popoff is None else _copy_popoff(self.popoff),
                            None if self.own is None else list(self.own), self.turns,
-                           self.winner, self.ending, [dict(e) for e in self.last])
+                           self.winner, self.ending, [dict(e) for e in self.last],
+                           list(self.retired))
         copy._legal = self._legal
         return copy
 
@@ -204,8 +208,9 @@ class DetourState(State):
             raise IllegalAction("the game is not over")
         if self.winner is None:
             assert self.ending is not None, "a game over without a winner says how it ended"
-            return Outcome(winners=(), ending=self.ending)
-        return Outcome(winners=(self.winner,), ending="normal")
+            return Outcome(race_placements(self.players, None, self.retired), self.ending)
+        # Decision 21: the first player home wins; the others tie behind.
+        return Outcome(race_placements(self.players, self.winner, self.retired), "normal")
 
     def _popoff(self) -> dict[str, Any]:
         """The pop-off under way (phases POPOFF and POPOFF_START)."""
@@ -424,6 +429,52 @@ class DetourState(State):
         self.dice = []
         self.last.append({"cause": "win", "seat": seat})
 
+    # ------------------------------------------------------- retiring
+
+    def retire(self, seat: int) -> None:
+        """The seat's pieces leave the board and its colours lose their
+        turns (decisions 22-25)."""
+        self._check_retire(seat, self.players, self.retired)
+        self._legal = None
+        self.last = []
+        self.retired.append(seat)
+        pieces = [p for p in range(len(self.pieces))
+                  if self.owner(p) == seat and self.pieces[p][0] >= 0]
+        for piece in pieces:
+            self.pieces[piece] = [-1, -1]
+        self.last.append({"cause": "retire", "seat": seat, "pieces": pieces})
+        active = [s for s in range(self.players) if s not in self.retired]
+        if len(active) == 1:
+            self._finish_game(active[0])
+            return
+        if self.colour % self.players == seat:
+            self.queue = []     # its turn ends; a pop-off of its piece is called off
+            self.popoff = None
+            self.own = None
+            self._pass_turn()
+        elif self.popoff is not None and self.owner(self.popoff["defender"]) == seat:
+            # A pop-off against its piece is called off: the mover stays,
+            # as if it had won, and turns a wheel on a star (decision 23).
+            space, mover = self.popoff["space"], self.popoff["mover"]
+            self.popoff = None
+            self.last.append({"cause": "popoff_void", "piece": mover, "space": space})
+            if space in STARS:
+                self.phase = WHEEL
+            else:
+                self._next_move()
+
+    def _pass_turn(self) -> None:
+        """The turn passes to the next colour with pieces on the board,
+        without counting as a turn played."""
+        self.dice = []
+        colour = self.colour
+        for _ in range(self.colours):
+            colour = (colour + 1) % self.colours
+            if self.live_pieces(colour):
+                break
+        self.colour = colour
+        self.phase = ROLL
+
     # ------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:
@@ -437,7 +488,7 @@ class DetourState(State):
                         "space": None if space < 0 else space,
                         "port": None if space < 0 else port,
                         "heading": self.heading(piece),
-                        "finished": space < 0}
+                        "finished": space < 0 and self.owner(piece) not in self.retired}
                        for piece, (space, port) in enumerate(self.pieces)],
             "wheels": list(self.wheels),
             "colour": self.colour,
@@ -451,6 +502,7 @@ class DetourState(State):
             "turn_cap": TURN_CAP,
             "winner": self.winner,
             "ending": self.ending,
+            "retired": list(self.retired),
             "last": [dict(effect) for effect in self.last],
         }
 
@@ -463,7 +515,8 @@ class DetourState(State):
                    [[q["piece"], q["die"]] for q in data["queue"]],
                    None if data["popoff"] is None else _copy_popoff(data["popoff"]),
                    None if data["own"] is None else list(data["own"]), data["turns"],
-                   data["winner"], data["ending"], [dict(e) for e in data["last"]])
+                   data["winner"], data["ending"], [dict(e) for e in data["last"]],
+                   list(data["retired"]))
 
 
 def _copy_popoff(popoff: dict[str, Any]) -> dict[str, Any]:

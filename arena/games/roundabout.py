@@ -30,6 +30,7 @@ from arena.games.base import (
     InvalidOptions,
     Outcome,
     State,
+    race_placements,
 )
 
 # Turns (one per seat in rotation, see decision 14) after which the game is
@@ -148,6 +149,7 @@ class RoundaboutState(State):
         self.offer_allowed = False
         self.winner = -1
         self.end_reason = ""
+        self.retired: list[int] = []
         self.last: list[dict[str, Any]] = []
         self._legal: list[Action] | None = None
 
@@ -241,8 +243,9 @@ class RoundaboutState(State):
         if self.phase != OVER:
             raise ValueError("the game is not over")
         if self.winner >= 0:
-            return Outcome(winners=(self.winner,), ending="normal")
-        return Outcome(winners=(), ending=self.end_reason)
+            # Decision 20: the first home wins; the others tie behind.
+            return Outcome(race_placements(self.players, self.winner, self.retired), "normal")
+        return Outcome(race_placements(self.players, None, self.retired), self.end_reason)
 
     def clone(self) -> RoundaboutState:
         new = RoundaboutState.__new__(RoundaboutState)
@@ -255,6 +258,7 @@ class RoundaboutState(State):
         new.dice = self.dice[:]
         new.left = self.left[:]
         new.last = self.last[:]
+        new.retired = self.retired[:]
         return new
 
     # ----------------------------------------------------------- JSON
@@ -289,6 +293,7 @@ class RoundaboutState(State):
             "contenders": list(self.contenders),
             "winner": self._seat_or_none(self.winner),
             "end_reason": self.end_reason or None,
+            "retired": list(self.retired),
             "last": [dict(e) for e in self.last],
         }
 
@@ -313,6 +318,7 @@ class RoundaboutState(State):
         state.contenders = list(data["contenders"])
         state.winner = _seat(data["winner"])
         state.end_reason = data["end_reason"] or ""
+        state.retired = list(data["retired"])
         state.last = [dict(e) for e in data["last"]]
         return state
 
@@ -464,7 +470,9 @@ class RoundaboutState(State):
     def _opponents(self) -> list[int]:
         """The roller's opponents in turn order from the seat after him:
         the seats he may offer his roll to (decision 13)."""
-        return [(self.turn_player + k) % self.players for k in range(1, self.players)]
+        return [seat for seat in ((self.turn_player + k) % self.players
+                                  for k in range(1, self.players))
+                if seat not in self.retired]
 
     def _reversals(self) -> list[Action]:
         """Odd doubles: reverse one or two Darts that are neither captured
@@ -568,6 +576,48 @@ class RoundaboutState(State):
         self.last.append({"cause": "accept" if accept else "decline", "seat": seat})
         self._begin_play(seat if accept else self.turn_player)
 
+    # ----------------------------------------------------------- retiring
+
+    def retire(self, seat: int) -> None:
+        """The seat's Darts leave the board and it loses every turn from
+        now on (decisions 21-24)."""
+        self._check_retire(seat, self.players, self.retired)
+        self.last = []
+        self._legal = None
+        self.retired.append(seat)
+        darts = [d for d in range(seat * self.per, (seat + 1) * self.per) if self.pos[d] >= 0]
+        for d in darts:
+            self.cell[self.pos[d]] = -1
+            self.own[self.pos[d]] = -1
+            self.pos[d] = -1
+        self.last.append({"cause": "retire", "seat": seat, "darts": darts})
+        active = [s for s in range(self.players) if s not in self.retired]
+        if len(active) == 1:
+            self.phase = OVER
+            self.winner = active[0]
+            self.end_reason = "won"
+            self.dice, self.left, self.frozen = [], [], frozenset()
+            self.mover = self.asking = -1
+            self.offer_allowed = False
+            self.last.append({"cause": "win", "seat": self.winner})
+            return
+        if self.phase == ROLLOFF:
+            if seat in self.contenders:
+                self.contenders.remove(seat)
+                if len(self.contenders) == 1:
+                    only = self.contenders.pop()
+                    self._start_turn(only)
+            return
+        if self.phase == OFFER and self.asking == seat:
+            self.last.append({"cause": "decline", "seat": seat})
+            self._begin_play(self.turn_player)
+        elif self.turn_player == seat and self.phase in (ROLL, OFFER) \
+                or self.phase == PLAY and self.mover == seat:
+            # Its roll, or a roll it accepted, is lost; the rotation goes on
+            # after the roller.
+            self._start_turn((self.turn_player + 1) % self.players)
+        self._settle()
+
     # ----------------------------------------------------------- turn flow
 
     def _rolloff(self, values: list[int]) -> None:
@@ -623,6 +673,9 @@ class RoundaboutState(State):
         self.mover = self.asking = -1
         self.offer_allowed = False
         while True:
+            if seat in self.retired:
+                seat = (seat + 1) % self.players
+                continue
             self.turn += 1
             if self.turn > TURN_CAP:
                 self._stop("turn_cap")

@@ -30,6 +30,7 @@ from arena.games.base import (
     InvalidOptions,
     Outcome,
     State,
+    race_placements,
 )
 
 TURN_CAP = 1000
@@ -58,7 +59,7 @@ class SlyydeState(State):
     def __init__(self, players: int, positions: list[int], rolls: list[int], phase: str,
                  turn: int | None, first_player: int | None, contenders: list[int],
                  die: int | None, turns: int, winner: int | None, ending: str | None,
-                 last: list[dict[str, Any]]) -> None:
+                 last: list[dict[str, Any]], retired: list[int] | None = None) -> None:
         self.players = players
         self.positions = positions
         self.rolls = rolls
@@ -71,6 +72,7 @@ class SlyydeState(State):
         self.winner = winner
         self.ending = ending
         self.last = last
+        self.retired = [] if retired is None else retired
         self._legal: list[Action] | None = None
 
     # ----------------------------------------------------------- set-up
@@ -151,9 +153,10 @@ class SlyydeState(State):
             raise IllegalAction("the game is not over")
         scores = (self.rolls[0],) if self.players == 1 else None
         if self.ending == "turn_cap":
-            return Outcome((), "turn_cap", scores)
+            return Outcome(race_placements(self.players, None, self.retired), "turn_cap", scores)
         assert self.winner is not None, "a game over without a turn cap has a winner"
-        return Outcome((self.winner,), "normal", scores)
+        # Decision 22: the first pawn home wins; the others tie behind it.
+        return Outcome(race_placements(self.players, self.winner, self.retired), "normal", scores)
 
     # ----------------------------------------------------------- JSON
 
@@ -172,6 +175,7 @@ class SlyydeState(State):
             "turn_cap": TURN_CAP,
             "winner": self.winner,
             "ending": self.ending,
+            "retired": list(self.retired),
             "last": [_copy_effect(effect) for effect in self.last],
         }
 
@@ -180,13 +184,56 @@ class SlyydeState(State):
         return cls(data["players"], list(data["positions"]), list(data["rolls"]),
                    data["phase"], data["turn"], data["first_player"],
                    list(data["contenders"]), data["die"], data["turns"], data["winner"],
-                   data["ending"], [_copy_effect(effect) for effect in data["last"]])
+                   data["ending"], [_copy_effect(effect) for effect in data["last"]],
+                   list(data["retired"]))
 
     def clone(self) -> SlyydeState:
         # Effects in `last` are never mutated once recorded, so sharing them is safe.
         return SlyydeState(self.players, list(self.positions), list(self.rolls), self.phase,
                            self.turn, self.first_player, list(self.contenders), self.die,
-                           self.turns, self.winner, self.ending, list(self.last))
+                           self.turns, self.winner, self.ending, list(self.last),
+                           list(self.retired))
+
+    # ----------------------------------------------------------- retiring
+
+    def retire(self, seat: int) -> None:
+        """The seat's pawn leaves the race (decisions 23-26)."""
+        self._check_retire(seat, self.players, self.retired)
+        self._begin()
+        self.retired.append(seat)
+        self.last.append({"cause": "retire", "seat": seat})
+        active = self.active()
+        if len(active) == 1:
+            self._finish(active[0])
+        elif self.phase == ROLLOFF:
+            if seat in self.contenders:
+                self.contenders.remove(seat)
+                if len(self.contenders) == 1:   # the one left tied for highest starts
+                    self.first_player = self.turn = self.contenders[0]
+                    self.contenders = []
+                    self.phase = ROLL
+                    self.last.append({"cause": "first_player", "seat": self.turn})
+        elif self.turn == seat:
+            self.phase = ROLL   # its turn ends here, with whatever it had left
+            self.die = None
+            self.turn = self._next_active(seat)
+        elif self.phase == BACK6:
+            targets = self._back6_targets()
+            mover = self._seat()
+            if len(targets) == 1:
+                self._send_back(targets[0], mover, "back6")  # decision 12
+            elif not targets:
+                self.last.append({"cause": "back6_none", "seat": mover})
+            if len(targets) <= 1:
+                self._end_turn()
+
+    def active(self) -> list[int]:
+        """The seats still in the game, in seat order."""
+        return [seat for seat in range(self.players) if seat not in self.retired]
+
+    def _next_active(self, seat: int) -> int:
+        """The next seat clockwise after ``seat`` that is still in the game."""
+        return next(other for other in self._others(seat) if other not in self.retired)
 
     # ----------------------------------------------------------- rules
 
@@ -254,7 +301,7 @@ class SlyydeState(State):
         """Every opponent on the mover's landing square goes back six, in
         clockwise order from the mover (decision 6)."""
         for seat in self._others(mover):
-            if self.positions[seat] == square:
+            if self.positions[seat] == square and seat not in self.retired:
                 self._send_back(seat, mover, "bump")
 
     def _send_back(self, seat: int, by: int, cause: str) -> None:
@@ -277,14 +324,15 @@ class SlyydeState(State):
                           "path": [triangle, *line, safe]})
         for other in self._others(seat):
             here = self.positions[other]
-            if here in line and here not in IMMUNE:
+            if here in line and here not in IMMUNE and other not in self.retired:
                 self.positions[other] = safe
                 self.last.append({"cause": "sweep", "seat": other, "by": seat, "from": here,
                                   "to": safe, "path": [*line[line.index(here):], safe]})
 
     def _back6_targets(self) -> list[int]:
         return [seat for seat in range(self.players)
-                if seat != self.turn and self.positions[seat] not in IMMUNE]
+                if seat != self.turn and self.positions[seat] not in IMMUNE
+                and seat not in self.retired]
 
     def _end_turn(self) -> None:
         if self.turns >= TURN_CAP:
@@ -296,7 +344,7 @@ class SlyydeState(State):
         if self.die == 6:
             self.last.append({"cause": "extra_turn", "seat": self.turn})
         else:
-            self.turn = (self._seat() + 1) % self.players
+            self.turn = self._next_active(self._seat()) if self.players > 1 else self._seat()
 
     def _finish(self, seat: int) -> None:
         self.phase = OVER

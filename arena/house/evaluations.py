@@ -36,8 +36,20 @@ def softmax(strengths: list[float], scale: float) -> list[float]:
 def terminal_values(state: State) -> list[float]:
     """What a finished game is worth to each seat: one first place, shared
     among the seats placed first (arena.results)."""
-    placements = results.placements_from_winners(state.to_json()["players"], state.outcome().winners)
-    return list(results.first_place_shares(placements))
+    return list(results.first_place_shares(state.outcome().placements))
+
+
+def without_retired(chances: list[float], data: dict[str, Any]) -> list[float]:
+    """A retired seat's chance is 0; the others share what it had."""
+    retired = set(data.get("retired", ()))
+    if not retired:
+        return chances
+    kept = [0.0 if seat in retired else chance for seat, chance in enumerate(chances)]
+    total = sum(kept)
+    if total <= 0.0:
+        rest = len(chances) - len(retired)
+        return [0.0 if seat in retired else 1.0 / rest for seat in range(len(chances))]
+    return [chance / total for chance in kept]
 
 
 def order_offsets(players: int, mover: int | None, left: float = 1.0) -> list[float]:
@@ -172,7 +184,9 @@ class Detour:
         return needs
 
     def __call__(self, data: dict[str, Any]) -> list[float]:
-        places = [None if p["finished"] else (p["space"], p["port"]) for p in data["pieces"]]
+        # off the board: finished, or a retired seat's (whose chance is then set to 0)
+        places = [None if p["finished"] or p["space"] is None else (p["space"], p["port"])
+                  for p in data["pieces"]]
         popoff = data["popoff"]
         if popoff is not None and data["phase"] in ("popoff", "popoff_start"):
             # A pending pop-off: either piece may go back to a START.
@@ -345,5 +359,6 @@ def evaluator(game_name: str) -> Callable[[State], list[float]]:
     def evaluate(state: State) -> list[float]:
         if state.current_player() == TERMINAL:
             return terminal_values(state)
-        return heuristic(state.to_json())
+        data = state.to_json()
+        return without_retired(heuristic(data), data)
     return evaluate

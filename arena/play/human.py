@@ -26,6 +26,8 @@ class HumanSeat:
     def observe(self, event: dict[str, Any], state: State) -> None:
         if event["kind"] == "chance":
             click.echo(f"dice ({event['stream']}, {event['purpose']}): {event['values']}")
+        elif event["kind"] == "retire":
+            click.echo(f"seat {event['seat']} is out of the game ({event['reason']})")
         elif event["seat"] != self.seat:
             click.echo(f"seat {event['seat']} chose {json.dumps(event['offered'][event['chosen']])}")
 

@@ -1,8 +1,9 @@
 """What to play: the deterministic plan of a tournament.
 
-Every pair of bots plays every game both support, ``rounds`` times; each
-round is a seat-swapped pair of games on one seed, so both bots meet the same
-dice from both seats. The plan depends only on the bots, the games, the
+With two seats, every pair of bots plays every game both support, ``rounds``
+times; each round is a seat-swapped pair of games on one seed, so both bots
+meet the same dice from both seats. With three or four, a round is a set of
+pods: a pod plays every rotation of its seats on one seed (plan_pods). The plan depends only on the bots, the games, the
 rounds and the tournament seed, so the same command always plans the same
 jobs and a rerun can skip those already stored.
 """
@@ -10,8 +11,11 @@ jobs and a rerun can skip those already stored.
 from __future__ import annotations
 
 import itertools
+import json
 import math
+import random
 from dataclasses import dataclass
+from typing import Any
 
 from arena.games.dice import stream_seed
 from arena.model import BotSpec, Job
@@ -25,17 +29,53 @@ class Entrant:
     games: frozenset[str]
 
 
-def plan_round_robin(entrants: list[Entrant], games: list[str], rounds: int, seed: int) -> list[Job]:
+def plan_round_robin(entrants: list[Entrant], games: list[str], rounds: int, seed: int,
+                     options: dict[str, dict[str, Any]] | None = None) -> list[Job]:
+    """Every pair, every game both play, ``rounds`` seat-swapped pairs; a
+    game's ``options`` (by game name) are part of its keys and seeds."""
     jobs: list[Job] = []
     for round_number in range(rounds):
         for game in games:
+            chosen = (options or {}).get(game, {})
             players = [e for e in entrants if game in e.games]
             for a, b in itertools.combinations(players, 2):
-                pair_seed = stream_seed(seed, f"{game}/{round_number}/{a.spec.name}/{b.spec.name}")
+                pair_seed = stream_seed(seed, f"{game}/{round_number}/{a.spec.name}/{b.spec.name}"
+                                              f"{_option_text(chosen)}")
                 for seats in ((a, b), (b, a)):
                     ids = tuple(e.spec.bot_id for e in seats)
-                    key = f"t{seed}/{game}/r{round_number}/{ids[0]}/{ids[1]}"
-                    jobs.append(Job(key, game, ids, pair_seed, round_number, len(jobs)))
+                    key = f"t{seed}/{game}{_option_text(chosen)}/r{round_number}/{ids[0]}/{ids[1]}"
+                    jobs.append(Job(key, game, ids, pair_seed, round_number, len(jobs), chosen))
+    return jobs
+
+
+def plan_rotations(specs: list[BotSpec], game: str, rounds: int, seed: int,
+                   options: dict[str, Any] | None = None) -> list[Job]:
+    """A match: these bots (2 to 4), every rotation of their seats on one
+    seed a round, like one pod of a tournament (a seat-swapped pair for two)."""
+    jobs: list[Job] = []
+    count = len(specs)
+    for round_number in range(rounds):
+        round_seed = stream_seed(seed, f"match/{game}/{round_number}{_option_text(options or {})}")
+        for turn in range(count):
+            seats = tuple(spec.bot_id for spec in specs[turn:] + specs[:turn])
+            key = f"match{seed}/{game}/r{round_number}/{'/'.join(seats)}"
+            jobs.append(Job(key, game, seats, round_seed, round_number, len(jobs), dict(options or {})))
+    return jobs
+
+
+def plan_solo_rounds(entrants: list[Entrant], games: list[str], rounds: int, seed: int,
+                     options: dict[str, dict[str, Any]] | None = None) -> list[Job]:
+    """One-seat games in a tournament: each bot, each game it plays, once
+    a round, on the round's seed (the same dice for every bot)."""
+    jobs: list[Job] = []
+    for round_number in range(rounds):
+        for game in games:
+            chosen = (options or {}).get(game, {})
+            round_seed = stream_seed(seed, f"{game}/1p/{round_number}{_option_text(chosen)}")
+            for entrant in sorted((e for e in entrants if game in e.games), key=lambda e: e.spec.name):
+                bot_id = entrant.spec.bot_id
+                key = f"t{seed}/{game}{_option_text(chosen)}/1p/r{round_number}/{bot_id}"
+                jobs.append(Job(key, game, (bot_id,), round_seed, round_number, _ORDER_SPAN + len(jobs), chosen))
     return jobs
 
 
@@ -47,10 +87,147 @@ def plan_solo(spec: BotSpec, game: str, count: int, seed: int) -> list[Job]:
 def group_into_matches(jobs: list[Job], workers: int) -> list[list[Job]]:
     """Split jobs into matches: runs of games between the same bots at the
     same game, played by one set of bot processes. Matches are cut small
-    enough to keep every worker busy, never splitting a seat-swapped pair."""
+    enough to keep every worker busy, never splitting a seat-swapped pair
+    or a pod's rotations."""
     by_table: dict[tuple[str, frozenset[str]], list[Job]] = {}
     for job in jobs:
         by_table.setdefault((job.game, frozenset(job.seats)), []).append(job)
-    size = max(2, 2 * math.ceil(len(jobs) / max(1, workers * 4) / 2))
-    return [table[start:start + size] for table in by_table.values()
-            for start in range(0, len(table), size)]
+    share = len(jobs) / max(1, workers * 4)
+    matches = []
+    for table in by_table.values():
+        unit = max(2, len(table[0].seats))
+        size = unit * max(1, math.ceil(share / unit))
+        matches += [table[start:start + size] for start in range(0, len(table), size)]
+    return matches
+
+
+# Planning pods: rounds of k-seat games ------------------------------------------
+
+# Rating order: games of k seats come after every game of fewer seats (two
+# seats keep the orders they always had), so adding a player count or a
+# round never reorders what is stored.
+_ORDER_SPAN = 1_000_000_000
+
+
+@dataclass(frozen=True)
+class Balance:
+    """How evenly a pod design spreads the bots over one game and player
+    count, over all its rounds: pods per bot and meetings per pair of bots
+    (least and most)."""
+
+    game: str
+    players: int
+    bots: int
+    pods: int
+    all_combinations: bool
+    per_bot: tuple[int, int]
+    per_pair: tuple[int, int]
+
+    def describe(self) -> str:
+        design = "every combination" if self.all_combinations else "a balanced subset"
+        return (f"{self.game} with {self.players} players: {self.pods} pods of {self.bots} bots "
+                f"({design}); pods per bot {self.per_bot[0]}-{self.per_bot[1]}, "
+                f"meetings per pair {self.per_pair[0]}-{self.per_pair[1]}")
+
+
+def plan_pods(entrants: list[Entrant], games: list[str], players: int, rounds: int, seed: int,
+              options: dict[str, dict[str, Any]] | None = None) -> tuple[list[Job], list[Balance]]:
+    """Every game at ``players`` seats (three or four), ``rounds`` times.
+
+    A round is a set of pods; a pod is ``players`` bots playing all
+    ``players`` rotations of their seats on one seed, so each meets the same
+    dice from every seat (the seat-swapped pair, for more seats). Where every
+    combination of bots is affordable (at most three times the pods a
+    balanced round needs) a round holds them all; otherwise a balanced subset
+    chosen from the seed: every bot in the same number of pods, and pairs of
+    bots meeting as evenly as can be, counting the rounds before. The plan
+    depends only on the bots, the games, the rounds, the options and the seed."""
+    jobs: list[Job] = []
+    balances = []
+    for game in games:
+        chosen = (options or {}).get(game, {})
+        names = sorted((e for e in entrants if game in e.games), key=lambda e: e.spec.name)
+        if len(names) < players:
+            continue
+        design = _Design([e.spec.name for e in names], players)
+        ids = {e.spec.name: e.spec.bot_id for e in names}
+        for round_number in range(rounds):
+            for pod in design.round(stream_seed(seed, f"pods/{game}/{players}p/{round_number}")):
+                label = "/".join(pod)
+                pod_seed = stream_seed(seed, f"{game}/{players}p/{round_number}/{label}{_option_text(chosen)}")
+                for turn in range(players):
+                    seats = tuple(ids[name] for name in pod[turn:] + pod[:turn])
+                    key = f"t{seed}/{game}{_option_text(chosen)}/{players}p/r{round_number}/{'/'.join(seats)}"
+                    jobs.append(Job(key, game, seats, pod_seed, round_number,
+                                    players * _ORDER_SPAN + len(jobs), chosen))
+        balances.append(design.balance(game))
+    return jobs, balances
+
+
+def _option_text(options: dict[str, Any]) -> str:
+    """Options as part of a key: nothing for none, so keys without options
+    stay what they always were."""
+    if not options:
+        return ""
+    return "[" + ",".join(f"{name}={json.dumps(value)}" for name, value in sorted(options.items())) + "]"
+
+
+class _Design:
+    """The pods of each round, for one game and player count, remembering
+    how often each bot and each pair has met so far."""
+
+    def __init__(self, names: list[str], seats: int) -> None:
+        self.names, self.seats = names, seats
+        self.per_bot = dict.fromkeys(names, 0)
+        self.per_pair: dict[tuple[str, str], int] = dict.fromkeys(itertools.combinations(names, 2), 0)
+        self.pods = 0
+        count = len(names)
+        # Pods a round needs for each bot to meet each other about once: r
+        # pods per bot, rounded up so that every bot can have the same number.
+        per_bot = math.ceil((count - 1) / (seats - 1))
+        step = seats // math.gcd(count, seats)
+        self.per_bot_per_round = math.ceil(per_bot / step) * step
+        self.per_round = count * self.per_bot_per_round // seats
+        self.everything = math.comb(count, seats) <= 3 * self.per_round
+
+    def round(self, seed: int) -> list[tuple[str, ...]]:
+        if self.everything:
+            pods = list(itertools.combinations(self.names, self.seats))
+            for pod in pods:
+                self._count(pod)
+            return pods
+        chooser = random.Random(seed)
+        left = dict.fromkeys(self.names, self.per_bot_per_round)
+        pods = []
+        for _ in range(self.per_round):
+            pod = self._pick(chooser, left)
+            for name in pod:
+                left[name] -= 1
+            self._count(pod)
+            pods.append(pod)
+        return pods
+
+    def _pick(self, chooser: random.Random, left: dict[str, int]) -> tuple[str, ...]:
+        """One pod, greedily: bots with the most pods still to play this
+        round first (so every bot plays the same number), then the one that
+        has met those already chosen least, then the one with the fewest
+        pods so far, the seeded generator breaking what ties remain."""
+        pod: list[str] = []
+        while len(pod) < self.seats:
+            def cost(name: str) -> tuple[int, int, int, float]:
+                met = sum(self.per_pair[min(name, other), max(name, other)] for other in pod)
+                return (-left[name], met, self.per_bot[name], chooser.random())
+            pod.append(min((name for name in self.names if name not in pod and left[name] > 0), key=cost))
+        return tuple(sorted(pod))
+
+    def _count(self, pod: tuple[str, ...]) -> None:
+        self.pods += 1
+        for name in pod:
+            self.per_bot[name] += 1
+        for pair in itertools.combinations(pod, 2):
+            self.per_pair[pair] += 1
+
+    def balance(self, game: str) -> Balance:
+        bots, pairs = self.per_bot.values(), self.per_pair.values()
+        return Balance(game, self.seats, len(self.names), self.pods, self.everything,
+                       (min(bots), max(bots)), (min(pairs), max(pairs)))

@@ -2,13 +2,15 @@
 
 It trusts no seat. Every answer is parsed and validated against what was
 offered; a timeout, a crash, a line that is not JSON or has the wrong shape,
-an oversized line or an action not offered ends the game at once by forfeit:
-the offending seat loses, every other seat wins, and the reason is recorded.
+an oversized line or an action not offered is a forfeit: the offending seat
+is out of the game, placed last, with the reason recorded. With two seats
+that ends the game; with more, the others play on for their places.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from arena.errors import (
@@ -21,8 +23,8 @@ from arena.errors import (
 from arena.games import get_game
 from arena.games.base import CHANCE, Action, State
 from arena.games.dice import DiceStreams
-from arena.model import GameRecord, Job, Termination
-from arena.play.events import chance_event, decision_event
+from arena.model import Forfeit, GameRecord, Job, Termination
+from arena.play.events import chance_event, decision_event, retire_event
 
 
 class Seat(Protocol):
@@ -48,38 +50,18 @@ _TERMINATION_OF = {BotTimeout: Termination.TIMEOUT, BotCrashed: Termination.CRAS
 
 
 def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
-    """Play ``job`` to the end with ``seats[i]`` in seat i."""
+    """Play ``job`` to the end with ``seats[i]`` in seat i. A seat that fails
+    is out: the game goes on among the others (with two seats, that ends
+    it), and the forfeiting seat is placed last."""
     game = get_game(job.game)
     state = game.new_state(len(seats), job.options)
-    dice = DiceStreams(job.seed)
-    events: list[dict[str, Any]] = []
+    table = _Table(state, seats)
     started = time.monotonic()
-    try:
-        for number, seat in enumerate(seats):
-            _guard(number, seat.start_game, job, number, state)
-        _run(state, seats, dice, events, move_timeout)
-    except _Forfeit as forfeit:
-        winners = tuple(n for n in range(len(seats)) if n != forfeit.seat)
-        record = GameRecord(job, events, winners, forfeit.termination, forfeit.seat, forfeit.detail)
-    else:
-        outcome = state.outcome()
-        termination = Termination(outcome.ending)
-        record = GameRecord(job, events, outcome.winners, termination, scores=outcome.scores)
-    record.duration = time.monotonic() - started
-    result = {"winners": list(record.winners), "termination": record.termination.value,
-              "forfeit_seat": record.forfeit_seat, "detail": record.detail}
-    for number, seat in enumerate(seats):
-        if number != record.forfeit_seat:
-            try:
-                seat.end_game(state, result)
-            except BotError:
-                pass  # the game is decided; a bot failing to hear so fails its next game
-    return record
-
-
-def _run(state: State, seats: list[Seat], dice: DiceStreams, events: list[dict[str, Any]],
-         move_timeout: float) -> None:
-    while not state.is_terminal():
+    for number in range(len(seats)):
+        table.call(number, seats[number].start_game, job, number, state)
+        table.started.add(number)
+    dice = DiceStreams(job.seed)
+    while not state.is_terminal() and not table.abandoned:
         seat_number = state.current_player()
         if seat_number == CHANCE:
             values = dice.draw(state.chance_request())
@@ -87,19 +69,74 @@ def _run(state: State, seats: list[Seat], dice: DiceStreams, events: list[dict[s
             state.apply_chance(values)
         else:
             offered = state.legal_actions()
-            chosen = _guard(seat_number, seats[seat_number].decide, state, offered, move_timeout)
+            chosen = table.call(seat_number, seats[seat_number].decide, state, offered, move_timeout)
+            if chosen is None:
+                continue  # that seat is out; the state has moved on without it
             event = decision_event(seat_number, offered, chosen)
             state.apply_action(offered[chosen])
-        events.append(event)
-        for number, seat in enumerate(seats):
-            _guard(number, seat.observe, event, state)
+        table.tell(event)
+    forfeits = tuple(table.forfeits)
+    placements: tuple[int, ...]
+    if table.abandoned:  # a solo game whose one seat failed: no result of the rules
+        placements, scores = (1,), None
+    else:
+        outcome = state.outcome()
+        placements, scores = outcome.placements, outcome.scores
+    ended_by_forfeit = bool(forfeits) and len(seats) - len(forfeits) <= 1
+    termination = forfeits[-1].termination if ended_by_forfeit else Termination(state.outcome().ending)
+    record = GameRecord(job, table.events, placements, termination, forfeits, scores,
+                        duration=time.monotonic() - started)
+    result = {"placements": list(record.placements), "winners": list(record.winners),
+              "termination": record.termination.value, "forfeits": [f.to_json() for f in forfeits],
+              "forfeit_seat": record.forfeit_seat, "detail": record.detail}
+    for number in table.playing():
+        try:
+            seats[number].end_game(state, result)
+        except BotError:
+            pass  # the game is decided; a bot failing to hear so fails its next game
+    return record
 
 
-def _guard(seat_number: int, call, *args):
-    """Call a seat; turn its failure into a forfeit of that seat."""
-    try:
-        return call(*args)
-    except (BotError, IllegalAnswer) as exc:
-        termination = next((value for kind, value in _TERMINATION_OF.items()
-                            if isinstance(exc, kind)), Termination.CRASH)
-        raise _Forfeit(seat_number, termination, str(exc)) from None
+class _Table:
+    """The seats of one game and the events so far. A seat that fails is
+    out: its forfeit is recorded, the game state retires it, the others
+    hear of it, and it is never called again. Once the game is decided, a
+    failure is no forfeit (the bot's next game finds it)."""
+
+    def __init__(self, state: State, seats: list[Seat]) -> None:
+        self.state, self.seats = state, seats
+        self.events: list[dict[str, Any]] = []
+        self.forfeits: list[Forfeit] = []
+        self.started: set[int] = set()  # seats told the game started (the others learn from its state)
+        self.abandoned = False  # a solo game cannot go on without its one seat
+
+    def playing(self) -> list[int]:
+        out = {forfeit.seat for forfeit in self.forfeits}
+        return [number for number in range(len(self.seats)) if number not in out]
+
+    def call(self, number: int, method: Callable[..., Any], *args: Any) -> Any:
+        """``method`` of seat ``number``; None if the seat failed and is out."""
+        try:
+            return method(*args)
+        except (BotError, IllegalAnswer) as exc:
+            termination = next((value for kind, value in _TERMINATION_OF.items()
+                                if isinstance(exc, kind)), Termination.CRASH)
+            self._retire(number, termination, str(exc))
+            return None
+
+    def tell(self, event: dict[str, Any]) -> None:
+        """Record an event and let every seat still playing hear of it."""
+        self.events.append(event)
+        for number in self.playing():
+            if number in self.started and number in self.playing():  # telling may retire a later seat
+                self.call(number, self.seats[number].observe, event, self.state)
+
+    def _retire(self, number: int, termination: Termination, detail: str) -> None:
+        if self.state.is_terminal() or self.abandoned:
+            return
+        self.forfeits.append(Forfeit(number, termination, detail))
+        if len(self.seats) == 1:
+            self.abandoned = True
+            return
+        self.state.retire(number)
+        self.tell(retire_event(number, termination.value))

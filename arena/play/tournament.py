@@ -3,20 +3,31 @@ missing, store each game as it finishes, write the leaderboard."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from arena.bots.discovery import discover
 from arena.bots.process import BotProcess
 from arena.bots.protocol import handshake
 from arena.errors import ArenaError, BotError
 from arena.games import GAMES, get_game
+from arena.games.base import InvalidOptions
 from arena.model import BotSpec, GameRecord, Job, Limits
 from arena.play.executors import Executor
-from arena.play.plan import Entrant, group_into_matches, plan_round_robin, plan_solo
+from arena.play.plan import (
+    Balance,
+    Entrant,
+    group_into_matches,
+    plan_pods,
+    plan_round_robin,
+    plan_solo,
+    plan_solo_rounds,
+)
 from arena.store import Store
 
 log = logging.getLogger(__name__)
@@ -74,25 +85,86 @@ class Plan:
     jobs: list[Job]
     specs: dict[str, BotSpec]
     unusable: list[Probe]
+    balances: list[Balance] = field(default_factory=list)
 
 
-def plan_tournament(bot_dirs: list[Path], games: list[str] | None, rounds: int, seed: int,
-                    limits: Limits) -> Plan:
-    for name in games or []:
+def parse_options(texts: list[str], games: list[str]) -> dict[str, dict[str, Any]]:
+    """``GAME.NAME=VALUE`` options by game; a value is read as JSON where it
+    is JSON (``4``, ``true``), else as text. Raises ArenaError for a game not
+    played or an option the game does not have."""
+    options: dict[str, dict[str, Any]] = {}
+    for text in texts:
+        target, equals, value = text.partition("=")
+        game_name, dot, name = target.partition(".")
+        if not (equals and dot and game_name and name):
+            raise ArenaError(f"an option is GAME.NAME=VALUE, such as detour.pieces=4; got {text!r}")
+        game = get_game(game_name)
+        if game.name not in games:
+            raise ArenaError(f"option {text!r} is for {game.name}, which this run does not play")
+        if name not in game.options:
+            raise ArenaError(f"{game.name} has no option {name!r} (available: "
+                             f"{', '.join(sorted(game.options)) or 'none'})")
+        try:
+            options.setdefault(game.name, {})[name] = json.loads(value)
+        except ValueError:
+            options.setdefault(game.name, {})[name] = value
+    return options
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a tournament plays, checked: games, player counts, options."""
+
+    games: list[str]
+    players: list[int]
+    options: dict[str, dict[str, Any]]
+
+
+def check_request(games: list[str] | None, players: list[int] | None = None,
+                  option_texts: list[str] | None = None) -> Request:
+    """The games (all by default), player counts (two by default) and
+    options of a run, each checked; a game that cannot seat a count (or not
+    with its options) is refused with one line. Nothing is stored yet."""
+    chosen = games or sorted(GAMES)
+    for name in chosen:
         get_game(name)
+    counts = sorted(set(players or [2]))
+    options = parse_options(option_texts or [], chosen)
+    for name in chosen:
+        for count in counts:
+            try:
+                get_game(name).new_state(count, options.get(name, {}))
+            except InvalidOptions as exc:
+                raise ArenaError(str(exc)) from None
+    return Request(chosen, counts, options)
+
+
+def plan_tournament(bot_dirs: list[Path], request: Request, rounds: int, seed: int, limits: Limits) -> Plan:
+    """Check the bots and plan every game at every player count of the
+    request, ``rounds`` times."""
+    chosen, counts, options = request.games, request.players, request.options
     probes = probe_bots(discover(bot_dirs), limits)
     entrants = [p.entrant for p in probes if p.entrant]
     for probe in probes:
         if probe.problem:
             log.warning("bot %s is unusable: %s", probe.spec.name, probe.problem)
-    if len(entrants) < 2:
-        raise ArenaError(f"a tournament needs at least two usable bots, found {len(entrants)}"
-                         + "".join(f"; {p.spec.name}: {p.problem}" for p in probes if p.problem))
-    chosen = games or sorted(GAMES)
-    jobs = plan_round_robin(entrants, chosen, rounds, seed)
-    if not jobs:
-        raise ArenaError(f"no two bots play any of: {', '.join(chosen)}")
-    return Plan(jobs, {e.spec.bot_id: e.spec for e in entrants}, [p for p in probes if p.problem])
+    if len(entrants) < max(counts):
+        raise ArenaError(f"a game of {max(counts)} players needs {max(counts)} usable bots, found "
+                         f"{len(entrants)}" + "".join(f"; {p.spec.name}: {p.problem}" for p in probes if p.problem))
+    jobs: list[Job] = []
+    balances: list[Balance] = []
+    for count in counts:
+        if count == 1:
+            planned = plan_solo_rounds(entrants, chosen, rounds, seed, options)
+        elif count == 2:
+            planned = plan_round_robin(entrants, chosen, rounds, seed, options)
+        else:
+            planned, balance = plan_pods(entrants, chosen, count, rounds, seed, options)
+            balances += balance
+        if not planned:
+            raise ArenaError(f"no {count} usable bots play any one of: {', '.join(chosen)}")
+        jobs += planned
+    return Plan(jobs, {e.spec.bot_id: e.spec for e in entrants}, [p for p in probes if p.problem], balances)
 
 
 def play_missing(plan: Plan, store: Store, executor: Executor, limits: Limits, log_dir: Path | None,

@@ -19,7 +19,8 @@ are (see :func:`arena.site.paths.slug`).
 Layout of the site::
 
     index.html                     standings, overall and per game
-    tables/<game>.html             one game (or overall): standings,
+    tables/<table>.html            one table (a game at a player count, such
+                                   as detour or detour-3p, or overall): standings,
                                    head-to-head, rating history
     games.html, data/games.js      the games list, filtered in the browser
     games/<xx>/<id>.html           a game and its replay

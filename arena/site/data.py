@@ -20,9 +20,11 @@ from arena import results
 from arena.model import StoredGame
 from arena.site import schema
 from arena.site.paths import BotInfo, game_id, game_path, version_of
-from arena.stats.elo import OVERALL, Ladder
+from arena.stats.elo import Ladder
 from arena.stats.joint import JointTables, MLRating
 from arena.stats.pairs import Record
+from arena.stats.standings import SeatShares, add_seat_shares
+from arena.stats.tables import OVERALL
 from arena.store import Store
 
 # A seat's result in the games list (schema.json, gameRow results).
@@ -71,6 +73,7 @@ class Model:
     joint: JointTables = field(default_factory=JointTables)
     ml: dict[str, dict[str, MLRating]] = field(default_factory=dict)
     forfeits: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    seats: dict[str, SeatShares] = field(default_factory=dict)  # first places by seat, per table
     solo_games: dict[str, int] = field(default_factory=dict)
     rows: list[list[Any]] = field(default_factory=list)
     game_names: list[str] = field(default_factory=list)
@@ -112,6 +115,7 @@ def collect(store: Store) -> Model:
             model.info(bot_id)
         model.ladder.add(game)
         model.joint.add(game)
+        add_seat_shares(model.seats, game)
         if game.players == 1:
             model.solo_games[game.seats[0]] = model.solo_games.get(game.seats[0], 0) + 1
         logs = [model.logs.log_id(path) for path in game.logs]
@@ -119,7 +123,8 @@ def collect(store: Store) -> Model:
             _add_forfeit(model, game, logs)
         rows.append((game.finished_at or 0.0, schema.record(
             schema.GAME_ROW, id=game_id(game.key), game=game_numbers.setdefault(game.game, len(game_numbers)),
-            seats=[bot_numbers.setdefault(b, len(bot_numbers)) for b in game.seats], results=result_letters(game),
+            seats=[bot_numbers.setdefault(b, len(bot_numbers)) for b in game.seats],
+            results=result_letters(game), places=list(game.placements),
             ending=game.termination.value, forfeit=-1 if game.forfeit_seat is None else game.forfeit_seat,
             decisions=game.decisions, finished=int(game.finished_at or 0.0),
             scores=list(game.scores) if game.players == 1 and game.scores is not None else None)))

@@ -20,7 +20,7 @@ from arena.model import FORFEITS, StoredGame
 from arena.site import schema
 from arena.site.charts import CHART_COLOURS, chart_colour, history_svg, interval_bars
 from arena.site.data import Model, when
-from arena.site.paths import BotInfo, version_of
+from arena.site.paths import BotInfo, table_page, table_title, version_of
 from arena.site.replays import replay_payload
 from arena.stats import pairs
 from arena.stats.elo import INITIAL, K_FACTOR
@@ -33,6 +33,8 @@ ELO_SETTINGS = {"k": K_FACTOR, "initial": INITIAL}
 ENV = jinja2.Environment(loader=jinja2.PackageLoader("arena.site", "templates"),
                          autoescape=True, undefined=jinja2.StrictUndefined,
                          trim_blocks=True, lstrip_blocks=True)
+ENV.filters["table_page"] = table_page
+ENV.filters["table_title"] = table_title
 
 
 def render(template: str, root: str, **context: Any) -> str:
@@ -94,11 +96,12 @@ def table_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str,
         order = [r["info"].bot_id for r in rows]
         series = [(model.infos[b].name + " @" + model.infos[b].version,
                    model.ladder.history.get((table, b), []), chart_colour(n)) for n, b in enumerate(order)]
-        yield f"tables/{table}.html", render(
+        yield table_page(table), render(
             "table.html", "../", model=model, table=table, rows=rows, reasons=FORFEIT_REASONS,
             matrix=h2h_matrix(model, table, order), chart=history_svg(series, x_label=f"{table} games"),
             colours=[chart_colour(n) for n in range(len(order))],
-            games=model.ladder.counts.get(table, 0), solo=[r for r in solo if r["game"] == table])
+            games=model.ladder.counts.get(table, 0), solo=[r for r in solo if r["game"] == table],
+            seats=model.seats.get(table))
 
 
 # ------------------------------------------------------------------ bots
@@ -171,13 +174,14 @@ def game_page(game: StoredGame, log_ids: list[str | None], events: list[dict[str
     on the placements: a shared first place is a draw between those sharing it."""
     payload, _, problem = replay_payload(game, events)
     seats = []
+    forfeited = {forfeit.seat: forfeit.termination.value for forfeit in game.forfeits}
     for seat, bot_id in enumerate(game.seats):
         name, version, page = bots.get(bot_id, [bot_id, version_of(bot_id), None])
         verdict = results.verdict(game.placements, seat)
         seats.append({"seat": seat, "bot_id": bot_id, "name": name, "version": version, "page": page,
                       "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
                       "won": verdict is results.Verdict.WIN, "drew": verdict is results.Verdict.DRAW,
-                      "forfeit": game.forfeit_seat == seat,
+                      "forfeit": forfeited.get(seat), "place": game.placements[seat],
                       "log": log_ids[seat] if seat < len(log_ids) else None,
                       "score": game.scores[seat] if game.scores and seat < len(game.scores) else None})
     # A first place shared by some seats and not all: name those who share it.

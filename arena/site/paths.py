@@ -11,6 +11,8 @@ import hashlib
 import re
 from dataclasses import dataclass
 
+from arena.stats.tables import table_parts
+
 
 def game_id(key: str) -> str:
     """A game's page name: stable, short, safe whatever the key holds."""
@@ -28,6 +30,18 @@ def slug(name: str) -> str:
     that ignores case) and nothing a bot picked reaches the path as is."""
     safe = re.sub(r"[^A-Za-z0-9_-]+", "_", name).strip("_")[:40] or "bot"
     return f"{safe}-{hashlib.sha1(name.encode()).hexdigest()[:8]}"
+
+
+def table_page(table: str) -> str:
+    """The page of a rating table (``detour``, ``detour/3p``, ``overall``),
+    relative to the site's root: one folder deep, whatever the table."""
+    return f"tables/{table.replace('/', '-')}.html"
+
+
+def table_title(table: str) -> str:
+    """A table's name for people: Detour, Detour, 3 players, Overall."""
+    game, players = table_parts(table)
+    return game.capitalize() + (f", {players} players" if players not in (None, 2) else "")
 
 
 def version_of(bot_id: str) -> str:

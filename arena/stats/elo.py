@@ -1,10 +1,12 @@
 """Ratings recomputed from the stored games.
 
-Incremental Elo (the ``elo`` package) per game and over all games, always in
-the plan's order (``job_order``, then key), so the same stored results give
-the same ratings whatever order the games finished in. A game of more than
-two seats counts as one result between every pair of seats, all computed
-from the ratings before the game.
+Incremental Elo (the ``elo`` package) per table, always in the plan's order
+(``job_order``, then key), so the same stored results give the same ratings
+whatever order the games finished in. A table is a game at a player count
+(``detour`` for two players, ``detour/3p``, ``detour/4p``) or every game and
+count together (``overall``). A game of more than two seats counts as one
+result between every pair of seats, by placement, all computed from the
+ratings before the game.
 """
 
 from __future__ import annotations
@@ -17,11 +19,10 @@ import elo
 
 from arena import results
 from arena.model import StoredGame
+from arena.stats.tables import OVERALL, table_name, table_parts
 
 INITIAL = 1500.0
 K_FACTOR = 16
-OVERALL = "overall"
-
 _ELO = elo.Elo(k_factor=K_FACTOR, initial=INITIAL, beta=200)
 
 
@@ -29,7 +30,7 @@ _ELO = elo.Elo(k_factor=K_FACTOR, initial=INITIAL, beta=200)
 class Standing:
     bot_id: str
     name: str
-    game: str
+    game: str  # the table (see table_name)
     elo: float = INITIAL
     games: int = 0
     wins: int = 0
@@ -43,8 +44,10 @@ class Standing:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
 
     def to_json(self) -> dict[str, Any]:
+        game, players = table_parts(self.game)
         return {"bot": self.name, "bot_id": self.bot_id, "version": self.bot_id.split("@")[-1],
-                "game": self.game, "elo": round(self.elo, 1), "games": self.games,
+                "table": self.game, "game": game, "players": players, "elo": round(self.elo, 1),
+                "games": self.games,
                 "wins": self.wins, "losses": self.losses, "draws": self.draws,
                 "forfeits": self.forfeits, "forfeits_by_reason": dict(sorted(self.forfeits_by_reason.items())),
                 "score": round(self.score, 4)}
@@ -73,11 +76,11 @@ class Ladder:
     counts: dict[str, int] = field(default_factory=dict)  # games rated per table
 
     def add(self, game: StoredGame) -> None:
-        """Rate one game into its game's table and the overall one; a solo
-        game has no opponent and is left out."""
+        """Rate one game into its table and the overall one; a solo game has
+        no opponent and is left out."""
         if game.players < 2:
             return
-        for table in (game.game, OVERALL):
+        for table in (table_name(game.game, game.players), OVERALL):
             rows = self.tables.setdefault(table, {})
             rate_game(rows, table, game, self.names)
             index = self.counts[table] = self.counts.get(table, 0) + 1
@@ -120,7 +123,8 @@ def rate_game(table: dict[str, Standing], name: str, game: StoredGame, names: di
             row.draws += 1
         else:
             row.losses += 1
-        if game.forfeit_seat == seat:
-            row.forfeits += 1
-            reason = game.termination.value
-            row.forfeits_by_reason[reason] = row.forfeits_by_reason.get(reason, 0) + 1
+    for forfeit in game.forfeits:
+        row = rows[forfeit.seat]
+        row.forfeits += 1
+        reason = forfeit.termination.value
+        row.forfeits_by_reason[reason] = row.forfeits_by_reason.get(reason, 0) + 1

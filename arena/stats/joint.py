@@ -42,6 +42,7 @@ from typing import Any
 from arena.model import StoredGame
 from arena.results import pairwise_between_bots
 from arena.stats.pairs import Z95, Record
+from arena.stats.tables import table_name
 
 INITIAL = 1500.0
 PRIOR_DRAWS = 1.0
@@ -333,7 +334,7 @@ class JointTables:
     def add(self, game: StoredGame) -> None:
         if game.players < 2:
             return
-        for name in (game.game, self.overall):
+        for name in (table_name(game.game, game.players), self.overall):
             self.pairs.setdefault(name, PairTable()).add_game(game)
 
     def fit(self, prior_draws: float = PRIOR_DRAWS) -> dict[str, dict[str, MLRating]]:

@@ -20,7 +20,7 @@
     return index;
   }
   const R = fieldsOf(data.fields.rows,
-    ["id", "game", "seats", "results", "ending", "forfeit", "decisions", "finished", "scores"]);
+    ["id", "game", "seats", "results", "places", "ending", "forfeit", "decisions", "finished", "scores"]);
   const B = fieldsOf(data.fields.bots, ["bot_id", "name", "version", "page"]);
   let page = 1;
 
@@ -101,6 +101,10 @@
     }
   }
 
+  function ordinal(place) {
+    return place + (place === 1 ? "st" : place === 2 ? "nd" : place === 3 ? "rd" : "th");
+  }
+
   function when(seconds) {
     if (!seconds) return "";
     return new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ");
@@ -142,7 +146,7 @@
       const id = row[R.id], seatBots = row[R.seats];
       const href = "games/" + id.slice(0, 2) + "/" + id + ".html";
       link(cell(tr, "num"), href, "#" + (index + 1), "game-link");
-      cell(tr).textContent = data.games[row[R.game]];
+      cell(tr).textContent = data.games[row[R.game]] + (seatBots.length > 2 ? ", " + seatBots.length + " players" : "");
       const seats = cell(tr, "seats-cell");
       seatBots.forEach(function (botIndex, seat) {
         const bot = data.bots[botIndex];
@@ -167,6 +171,13 @@
         const shared = seatsWith("d");
         text = shared.length < seatBots.length ? "draw: " + shared.map(nameOf).join(", ") + " share first" : "draw";
       } else text = seatsWith("w").map(nameOf).join(", ") + " won";
+      if (seatBots.length > 2) {  // a pod: every seat's place after the first
+        const places = row[R.places];
+        const rest = seatBots.map(function (_, seat) { return seat; })
+          .filter(function (seat) { return places[seat] > 1; })
+          .sort(function (a, b) { return places[a] - places[b]; });
+        if (rest.length) text += " · " + rest.map(function (seat) { return nameOf(seat) + " " + ordinal(places[seat]); }).join(", ");
+      }
       link(cell(tr), href, text);
       const ending = cell(tr);
       const forfeit = row[R.forfeit];

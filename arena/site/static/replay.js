@@ -114,6 +114,7 @@
     if (event.kind === "chance") {
       return (event.purpose || "chance") + " · " + streamLabel(event.stream) + " · " + event.values.join(" ");
     }
+    if (event.kind === "retire") return seatLabel(event.seat) + " is out: " + event.reason.replace("_", " ");
     return seatLabel(event.seat) + " → " + actionText(event.offered[event.chosen]);
   }
 
@@ -253,6 +254,9 @@
         const pips = event.purpose === "roll" || event.purpose === "rolloff";
         for (const value of event.values) dice.appendChild(dieFace(value, pips ? 6 : 0));
         panel.appendChild(dice);
+      } else if (event.kind === "retire") {
+        heading.textContent = "Step " + step + ": " + seatLabel(event.seat) + " forfeits (" +
+          event.reason.replace("_", " ") + ") and is out of the game";
       } else {
         heading.textContent = "Step " + step + ": " + seatLabel(event.seat) + " decides";
         const list = document.createElement("ol");
