@@ -521,3 +521,36 @@ def test_a_long_forfeit_list_shows_the_latest_and_links_to_all(copy, monkeypatch
     links = re.findall(r'class="game-link" href="\.\./\.\./([^"]+)"', section)
     assert links == [paths.game_path(g.key) for g in forfeited[::-1][:2]]
     assert f"games.html#bot=v%3A{crasher.replace('@', '%40')}&amp;result=forfeit" in section
+
+
+def test_seat_swapped_pairs_of_the_real_tournament(site):
+    """Pairs are read from the stored games of the tournament (seats swapped
+    on one seed): counted here by hand from the games, they match the pair
+    statistics of ``arena standings --format json`` and the table page."""
+    from arena.stats.pentanomial import PairStats
+
+    games, bots = stored(site.db)
+    names = {b: row["name"] for b, row in bots.items()}
+    alpha = next(b for b in bots if names[b] == "alpha")
+    beta = next(b for b in bots if names[b] == "beta")
+    by_seed: dict[int, list] = {}
+    for g in games:
+        if g.game == "detour" and g.players == 2 and set(g.seats) == {alpha, beta}:
+            by_seed.setdefault(g.seed, []).append(g)
+    assert by_seed and all(len(pair) == 2 and pair[0].seats == pair[1].seats[::-1] for pair in by_seed.values())
+    counts = [0] * 5
+    for pair in by_seed.values():
+        points = sum(results.points(g.placements)[g.seats.index(alpha)] for g in pair)
+        counts[round(2 * points)] += 1
+    expected = PairStats(alpha, beta, tuple(counts)).to_json()
+    rows = json.loads(arena("standings", "--db", str(site.db), "--format", "json", cwd=site.root, check=True).stdout)
+    row = next(r for r in rows if r["table"] == "detour" and r["bot_id"] == alpha)
+    assert next(p for p in row["pairs"] if p["b"] == beta) == expected
+    assert all(r["pairs"] == [] for r in rows if r["players"] not in (2, None))
+    page = (site.out / "tables" / "detour.html").read_text()
+    shown = re.findall(r'<tr class="pair-row" data-a="([^"]+)" data-b="([^"]+)">(.*?)</tr>', page, re.S)
+    cells = next(text for a, b, text in shown if {a, b} == {alpha, beta})
+    a_first = next(a for a, b, _ in shown if {a, b} == {alpha, beta}) == alpha
+    shown_counts = [int(n) for n in re.findall(r'<td class="num penta">(\d+)</td>', cells)]
+    assert shown_counts == (counts if a_first else counts[::-1])
+    assert 'id="h2h-legend"' in page and "Holm" in page and 'class="h2h joint-los"' in page
