@@ -343,7 +343,7 @@ def standings(db, output_format):
     click.echo(f"{'table':15} {'bot':20} {'version':12} {'elo':>7} {'joint (95%)':>22} {'games':>6} {'wins':>5} "
                f"{'losses':>6} {'draws':>5} {'forfeits':>8}")
     for row in rows:
-        joint = "" if row["joint"] is None else \
+        joint = f"unbounded: {row['joint_bound']}" if row["joint_bound"] else "" if row["joint"] is None else \
             f"{row['joint']:.0f} ({row['joint_low']:.0f} to {row['joint_high']:.0f})"
         click.echo(f"{row['table']:15} {row['bot'][:20]:20} {row['version']:12} {row['elo']:7.1f} {joint:>22} "
                    f"{row['games']:6} {row['wins']:5} {row['losses']:6} {row['draws']:5} {row['forfeits']:8}")

@@ -82,7 +82,14 @@ def _ratings_v3(db: sqlite_utils.Database) -> None:
                                       pk=("table_name", "bot_id", "game_number"))
 
 
-MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3]
+def _joint_bound_v4(db: sqlite_utils.Database) -> None:
+    """Why a bot has no joint rating: "never lost", "never won" or
+    "separated" (no finite maximum-likelihood rating; ``joint``,
+    ``joint_low`` and ``joint_high`` are then NULL), NULL where it has one."""
+    db.table("ratings").add_column("joint_bound", str)
+
+
+MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -271,6 +271,27 @@ def test_index_sort_bot_games_and_a_replay(site, watched):
     step_through_and_half_speed(watched, site, game, None)
 
 
+def test_a_table_page_shows_pair_statistics_the_legend_and_unbounded_ratings(site, watched):
+    """The detour table: the colour legend names the correction, the pair
+    statistics table lists seat-swapped pairs, the joint LOS matrix is there,
+    and the crasher (who never won at detour) shows words, not a number."""
+    page = watched.page
+    page.goto(url(site.out / "tables" / "detour.html"))
+    legend = page.locator("#h2h-legend")
+    assert legend.is_visible() and "Holm" in legend.inner_text()
+    assert legend.locator(".ev-key").count() == 5
+    rows = page.locator("table.pairs tbody tr.pair-row")
+    assert rows.count() >= 3
+    first = rows.first.locator("td").all_inner_texts()
+    assert len(first) == 12 and sum(int(n) for n in first[3:8]) == int(first[2])
+    assert "%" in first[10]
+    assert page.locator("table.joint-los td.los-cell").count() >= 2
+    crasher = page.locator("table.standings tbody tr", has_text="crasher")
+    assert crasher.locator("td.unbounded").inner_text() == "unbounded: never won"
+    page.locator("table.pairs thead th", has_text="LOS").click()
+    watched.assert_clean()
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_replay_of_every_game(site, watched, name):
     game = a_game(site, name)

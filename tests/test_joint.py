@@ -39,7 +39,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import stored_game
 
-from arena.stats.joint import Z95, JointTables, PairTable, fit
+from arena.stats.joint import Z95, JointTables, PairTable, fit, tiers_of
 
 THREE = ([("A", "B", 1.0)] * 3 + [("A", "B", 0.5)] + [("B", "A", 1.0)]
          + [("A", "C", 1.0)] * 4 + [("C", "A", 1.0)] * 2
@@ -80,9 +80,11 @@ def test_three_bots_match_values_computed_independently(prior, expected):
     assert sum(r.rating for r in ratings.values()) == pytest.approx(4500, abs=1e-8)
 
 
-def test_the_default_prior_is_one_virtual_draw_per_pair():
-    default, explicit = fit(THREE), fit(THREE, prior_draws=1.0)
+def test_the_default_is_no_prior():
+    """The ratings shown are maximum-likelihood ones: no virtual draws."""
+    default, explicit = fit(THREE), fit(THREE, prior_draws=0.0)
     assert {b: r.rating for b, r in default.items()} == {b: r.rating for b, r in explicit.items()}
+    assert all(r.defined for r in default.values())
 
 
 @settings(max_examples=60, deadline=None)
@@ -115,14 +117,75 @@ def test_stored_games_in_any_order_give_the_same_tables():
             assert first[table][bot].error == pytest.approx(second[table][bot].error, abs=1e-9)
 
 
-def test_a_bot_that_never_scored_needs_the_prior():
+def test_a_bot_that_never_scored_is_bound_not_rated():
+    """D lost all three games to A: its maximum-likelihood rating is minus
+    infinity. It is reported as "never won", and A, B and C (one tier) keep
+    exactly the ratings of their own games, as if D had not played."""
     results = THREE + [("D", "A", 0.0)] * 3
-    with pytest.raises(ValueError, match="'D'"):
-        fit(results, prior_draws=0)
     ratings = fit(results)
-    assert math.isfinite(ratings["D"].rating)
-    assert ratings["D"].rating < min(ratings[b].rating for b in "ABC")
-    assert ratings["D"].error > ratings["A"].error  # three games say little
+    assert ratings["D"].bound == "never won" and not ratings["D"].defined
+    assert ratings["D"].to_json()["rating"] is None and ratings["D"].to_json()["bound"] == "never won"
+    for bot, (rating, error) in NO_PRIOR.items():
+        assert ratings[bot].defined
+        assert ratings[bot].rating == pytest.approx(rating, abs=1e-8)
+        assert ratings[bot].error == pytest.approx(error, abs=1e-8)
+    assert ratings["A"].games == 14 and ratings["A"].points == pytest.approx(10.5)
+    # A prior makes every rating finite (and says nothing is bound).
+    prior = fit(results, prior_draws=1.0)
+    assert math.isfinite(prior["D"].rating) and prior["D"].defined
+    assert prior["D"].rating < min(prior[b].rating for b in "ABC")
+
+
+def test_a_group_that_never_lost_to_the_rest_is_bound():
+    """The review's case: search and greedy never lost to the random bots.
+    Two tiers of two; the tier with more games inside it is rated, the other
+    is bound: never lost (no one outside scored against it)."""
+    results = ([("search", "random", 1.0)] * 4 + [("greedy", "random", 1.0)] * 4
+               + [("search", "random2", 1.0)] * 4 + [("greedy", "random2", 1.0)] * 4
+               + [("search", "greedy", 1.0)] * 5 + [("greedy", "search", 1.0)] * 3
+               + [("random", "random2", 1.0), ("random2", "random", 1.0)])
+    ratings = fit(results)
+    assert tiers_of(fit_table(results), sorted({"search", "greedy", "random", "random2"})) == [
+        ["greedy", "search"], ["random", "random2"]]
+    assert ratings["random"].bound == ratings["random2"].bound == "never won"
+    assert ratings["search"].defined and ratings["greedy"].defined
+    # Inside the tier: two bots, 5 of 8: the closed form.
+    assert ratings["search"].rating - ratings["greedy"].rating == pytest.approx(400 * math.log10(5 / 3))
+    # The same with the bottom tier playing more among themselves: it is rated instead.
+    more = results + [("random", "random2", 0.5)] * 10
+    swapped = fit(more)
+    assert swapped["search"].bound == swapped["greedy"].bound == "never lost"
+    assert swapped["random"].rating == pytest.approx(1500) and swapped["random"].defined
+
+
+def test_a_middle_tier_and_single_bot_tiers():
+    """A > B > C, each winning every game: three tiers of one bot, nothing
+    rated; B won every game against C and lost every game to A."""
+    ratings = fit([("A", "B", 1.0)] * 2 + [("B", "C", 1.0)] * 2 + [("A", "C", 1.0)])
+    assert [ratings[b].bound for b in "ABC"] == ["never lost", "separated", "never won"]
+    assert ratings["A"].rating > ratings["B"].rating > ratings["C"].rating  # the ordering key
+
+
+def test_joint_superiority_uses_the_covariance():
+    """Two bots, A scores 7 of 10: the difference d = 400 log10(7/3) =
+    147.19 and its variance 1 / (n s (1 - s) c^2) = 1 / (10 * 0.21 *
+    (ln 10 / 400)^2) = 14371.7, so LOS = Phi(147.19 / 119.88) = 0.8903."""
+    results = [("A", "B", 1.0)] * 6 + [("A", "B", 0.0)] * 2 + [("B", "A", 0.5)] * 2
+    ratings = fit(results)
+    difference = 400 * math.log10(7 / 3)
+    sd = 1 / (math.log(10) / 400 * math.sqrt(10 * 0.21))
+    expected = 0.5 * (1 + math.erf(difference / sd / math.sqrt(2)))
+    assert ratings.superiority("A", "B") == pytest.approx(expected, abs=1e-9)
+    assert expected == pytest.approx(0.8903, abs=1e-4)
+    assert ratings.superiority("B", "A") == pytest.approx(1 - expected, abs=1e-9)
+    assert ratings.superiority("A", "A") is None
+
+
+def fit_table(results):
+    table = PairTable()
+    for a, b, score in results:
+        table.add(a, b, score)
+    return table
 
 
 def test_unconnected_groups_are_each_centred():

@@ -26,7 +26,8 @@ def chart_colour(n: int) -> str:
 def interval_bars(ratings: list[MLRating | None]) -> list[dict[str, str] | None]:
     """Where each rating's 95% interval bar and its dot go on a shared scale
     from the lowest low to the highest high, in percent of the cell (as CSS
-    wants them: one decimal). None where a bot has no fitted rating."""
+    wants them: one decimal). None where a bot has no finite rating."""
+    ratings = [r if r is not None and r.defined else None for r in ratings]
     fitted = [r for r in ratings if r is not None]
     lo = min((r.low for r in fitted), default=0.0)
     hi = max((r.high for r in fitted), default=1.0)

@@ -3,7 +3,8 @@
 Nothing is added up here that the statistics modules add up: each game goes
 to :class:`arena.stats.elo.Ladder` (standings and rating history, the same
 sums ``arena standings`` prints) and to :class:`arena.stats.joint.JointTables`
-(the maximum-likelihood fit and head-to-head), and whether a seat won, drew
+(the maximum-likelihood fit and head-to-head), and to
+:class:`arena.stats.pentanomial.SeatSwappedPairs` (pair statistics), and whether a seat won, drew
 or lost comes from :mod:`arena.results`. What stays here is the site's own
 bookkeeping: the games list's rows, forfeits, solo games and stderr logs.
 """
@@ -21,8 +22,9 @@ from arena.model import StoredGame
 from arena.site import schema
 from arena.site.paths import BotInfo, game_id, game_path, version_of
 from arena.stats.elo import Ladder
-from arena.stats.joint import JointTables, MLRating
+from arena.stats.joint import Fitted, JointTables
 from arena.stats.pairs import Record
+from arena.stats.pentanomial import SeatSwappedPairs
 from arena.stats.standings import SeatShares, add_seat_shares
 from arena.stats.tables import OVERALL
 from arena.store import Store
@@ -71,7 +73,8 @@ class Model:
     names: dict[str, str] = field(default_factory=dict)
     ladder: Ladder = field(init=False)
     joint: JointTables = field(default_factory=JointTables)
-    ml: dict[str, dict[str, MLRating]] = field(default_factory=dict)
+    ml: dict[str, Fitted] = field(default_factory=dict)
+    pairs: SeatSwappedPairs = field(default_factory=SeatSwappedPairs)  # seat-swapped pairs, per table
     forfeits: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     seats: dict[str, SeatShares] = field(default_factory=dict)  # first places by seat, per table
     solo_games: dict[str, int] = field(default_factory=dict)
@@ -115,6 +118,7 @@ def collect(store: Store) -> Model:
             model.info(bot_id)
         model.ladder.add(game)
         model.joint.add(game)
+        model.pairs.add(game)
         add_seat_shares(model.seats, game)
         if game.players == 1:
             model.solo_games[game.seats[0]] = model.solo_games.get(game.seats[0], 0) + 1

@@ -24,11 +24,13 @@ from arena.site.paths import BotInfo, table_page, table_title, version_of
 from arena.site.replays import replay_payload
 from arena.stats import pairs
 from arena.stats.elo import INITIAL, K_FACTOR
+from arena.stats.joint import Fitted
 
 FORFEIT_REASONS = [t.value for t in FORFEITS]
 SEAT_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff9f1c"]
 FORFEITS_SHOWN = 100  # on a version page; the games list has them all
-ELO_SETTINGS = {"k": K_FACTOR, "initial": INITIAL}
+ELO_SETTINGS = {"k": K_FACTOR, "initial": INITIAL, "scale": 400}
+BOUND_RANK = {"never lost": 0, None: 1, "separated": 2, "never won": 3}
 
 ENV = jinja2.Environment(loader=jinja2.PackageLoader("arena.site", "templates"),
                          autoescape=True, undefined=jinja2.StrictUndefined,
@@ -55,33 +57,62 @@ def js(data: Any) -> str:
 def standing_rows(model: Model, table: str) -> list[dict[str, Any]]:
     """Standings of one table, best maximum-likelihood rating first, each
     with where its interval bar goes."""
-    ml = model.ml.get(table, {})
+    ml = model.ml.get(table) or Fitted()
     rows: list[dict[str, Any]] = []
     for bot_id, standing in model.ladder.tables.get(table, {}).items():
         rows.append({"info": model.infos[bot_id], "elo": standing, "ml": ml.get(bot_id),
                      "forfeits": {reason: standing.forfeits_by_reason.get(reason, 0)
                                   for reason in FORFEIT_REASONS}})
-    rows.sort(key=lambda r: (-(r["ml"].rating if r["ml"] else -1e9), -r["elo"].elo, r["info"].bot_id))
+    # A bound bot's rating is an ordering key only (never shown): never lost
+    # above, never won below the rated ones, as their results place them.
+    rows.sort(key=lambda r: (BOUND_RANK.get(r["ml"].bound, 1) if r["ml"] else 4,
+                             -(r["ml"].rating if r["ml"] else 0.0), -r["elo"].elo, r["info"].bot_id))
     for row, bar in zip(rows, interval_bars([row["ml"] for row in rows])):
         row["bar"] = bar
     return rows
 
 
 def h2h_matrix(model: Model, table: str, order: list[str]) -> list[dict[str, Any]]:
-    matrix = []
+    """The head-to-head cells. Colours control the family-wise error over the
+    pairs of this matrix (Holm): with many pairs, some look lopsided by
+    chance, and a colour claims a difference only where it holds with the
+    whole matrix taken into account."""
+    matrix: list[dict[str, Any]] = []
+    fitted = model.ml.get(table)
     for a in order:
         cells: list[dict[str, Any]] = []
         for b in order:
             record = model.head_to_head(table, a, b)
+            joint_los = fitted.superiority(a, b) if fitted is not None else None
             if record is None:
-                cells.append({"self": a == b, "pair": None})
+                cells.append({"self": a == b, "pair": None, "joint_los": joint_los})
                 continue
             low, high = pairs.wilson(record.score, record.games)
-            los = pairs.superiority(record)
-            cells.append({"self": False, "pair": record, "low": low, "high": high, "los": los,
-                          "cls": pairs.evidence_class(los), "opponent": model.infos[b]})
+            cells.append({"self": False, "pair": record, "low": low, "high": high,
+                          "los": pairs.superiority(record), "cls": "ev-none", "opponent": model.infos[b],
+                          "joint_los": joint_los})
         matrix.append({"info": model.infos[a], "cells": cells})
+    # One test per pair of bots (the matrix shows each pair twice, mirrored).
+    family = [(i, j) for i in range(len(order)) for j in range(i + 1, len(order))
+              if matrix[i]["cells"][j]["pair"] is not None]
+    classes = pairs.family_classes([matrix[i]["cells"][j]["los"] for i, j in family])
+    for (i, j), cls in zip(family, classes):
+        matrix[i]["cells"][j]["cls"] = cls
+        matrix[j]["cells"][i]["cls"] = pairs.mirrored(cls)
     return matrix
+
+
+def pair_rows(model: Model, table: str) -> list[dict[str, Any]]:
+    """Pentanomial statistics of every two bots with seat-swapped pairs, the
+    stronger (by score) first."""
+    rows: list[dict[str, Any]] = []
+    for stats in model.pairs.stats(table):
+        if stats.score < 0.5:
+            stats = model.pairs.between(table, stats.b, stats.a) or stats
+        low, high = stats.elo_interval()
+        rows.append({"stats": stats, "a": model.info(stats.a), "b": model.info(stats.b), "low": low, "high": high})
+    rows.sort(key=lambda r: (-r["stats"].los, r["a"].bot_id, r["b"].bot_id))
+    return rows
 
 
 def index_page(model: Model, solo: list[dict[str, Any]]) -> str:
@@ -98,10 +129,15 @@ def table_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str,
                    model.ladder.history.get((table, b), []), chart_colour(n)) for n, b in enumerate(order)]
         yield table_page(table), render(
             "table.html", "../", model=model, table=table, rows=rows, reasons=FORFEIT_REASONS,
-            matrix=h2h_matrix(model, table, order), chart=history_svg(series, x_label=f"{table} games"),
+            matrix=h2h_matrix(model, table, order), pair_rows=pair_rows(model, table),
+            family_size=_family_size(model, table, order), chart=history_svg(series, x_label=f"{table} games"),
             colours=[chart_colour(n) for n in range(len(order))],
             games=model.ladder.counts.get(table, 0), solo=[r for r in solo if r["game"] == table],
             seats=model.seats.get(table))
+
+
+def _family_size(model: Model, table: str, order: list[str]) -> int:
+    return sum(1 for i, a in enumerate(order) for b in order[i + 1:] if model.head_to_head(table, a, b))
 
 
 # ------------------------------------------------------------------ bots
@@ -109,8 +145,8 @@ def table_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str,
 
 def _bot_chart(model: Model, table: str, bot_id: str) -> Markup:
     points = [(n, elo) for n, (_, elo) in enumerate(model.ladder.history.get((table, bot_id), []), 1)]
-    rating = model.ml.get(table, {}).get(bot_id)
-    band = (rating.low, rating.high) if rating else None
+    rating = (model.ml.get(table) or Fitted()).get(bot_id)
+    band = (rating.low, rating.high) if rating and rating.defined else None
     return history_svg([(model.infos[bot_id].name, points, CHART_COLOURS[0])], band, x_label="games played")
 
 
@@ -133,7 +169,7 @@ def bot_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str, s
                 standing = model.ladder.tables.get(table, {}).get(info.bot_id)
                 if standing:
                     per_table.append({"table": table, "elo": standing,
-                                      "ml": model.ml.get(table, {}).get(info.bot_id)})
+                                      "ml": (model.ml.get(table) or Fitted()).get(info.bot_id)})
             records.append({"info": info, "tables": per_table,
                             "forfeits": len(model.forfeits.get(info.bot_id, [])),
                             "solo": model.solo_games.get(info.bot_id, 0)})

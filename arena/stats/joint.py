@@ -16,11 +16,29 @@ result between every pair of its seats held by two bots, by placement
 (:mod:`arena.results`), as in :mod:`arena.stats.elo`.
 
 Only rating differences are identified, so each group of bots connected by
-games is anchored with its mean at 1500. A bot that won (or lost) all its
-games has no finite maximum-likelihood rating; like BayesElo, the fit adds a
-prior of virtual draws: ``prior_draws`` drawn games between every pair of
-bots that met (default one). It pulls ratings slightly together and
-vanishes against real data as games accumulate.
+games is anchored with its mean at 1500.
+
+**Separation.** A bot, or a set of bots, that won every game against the
+rest (or lost every game) has no finite maximum-likelihood rating: the
+likelihood keeps rising as the gap grows. By default (``prior_draws`` 0)
+the fit says so instead of inventing a number. Within a connected group the
+bots split into *tiers*, the strongly connected parts of the "scored a
+point against" graph (Zermelo's condition): inside a tier every difference
+is finite; between tiers the maximum-likelihood gap is infinite. If the
+group is one tier, every bot gets its rating. Otherwise the largest tier of
+at least two bots (ties: more games inside it, then the higher tier) is
+rated from the games inside it, which is where the maximum lies (the games
+between tiers pull the gap to infinity and say nothing about differences
+inside a tier), and every other bot gets a ``bound`` instead of a rating:
+``"never lost"`` (no bot outside its tier ever scored against it),
+``"never won"`` (it never scored against a bot outside its tier) or
+``"separated"`` (it won every game against some bots and lost every game to
+others). A bound bot's ``rating`` is only an ordering key (the fit with one
+virtual draw per pair, as BayesElo's prior) and is never shown.
+
+``prior_draws`` above 0 adds that many drawn games between every pair of
+bots that met (the BayesElo style prior): every rating is then finite and
+none is bound, and whoever shows them must say which prior made them.
 
 The 95% intervals come from the curvature of the log-likelihood at its
 maximum (the Laplace approximation BayesElo uses with its covariance
@@ -45,7 +63,8 @@ from arena.stats.pairs import Z95, Record
 from arena.stats.tables import table_name
 
 INITIAL = 1500.0
-PRIOR_DRAWS = 1.0
+PRIOR_DRAWS = 0.0  # no prior: separation is reported, not hidden
+ORDER_PRIOR_DRAWS = 1.0  # only to order bound bots among themselves
 _C = math.log(10.0) / 400.0  # d p / d r at p = 1/2 is _C / 4
 _MAX_ITERATIONS = 200
 _TOLERANCE = 1e-10
@@ -64,6 +83,12 @@ class MLRating:
     games: int
     points: float
     group: int = 0
+    bound: str | None = None  # "never lost", "never won" or "separated": no finite rating
+
+    @property
+    def defined(self) -> bool:
+        """Whether the data define a finite rating (see Separation above)."""
+        return self.bound is None
 
     @property
     def low(self) -> float:
@@ -74,9 +99,35 @@ class MLRating:
         return self.rating + self.error
 
     def to_json(self) -> dict[str, Any]:
+        if self.bound:
+            return {"bot_id": self.bot_id, "rating": None, "error": None, "low": None, "high": None,
+                    "bound": self.bound, "games": self.games, "group": self.group}
         return {"bot_id": self.bot_id, "rating": round(self.rating, 1),
                 "error": round(self.error, 1), "low": round(self.low, 1),
-                "high": round(self.high, 1), "games": self.games, "group": self.group}
+                "high": round(self.high, 1), "bound": None, "games": self.games, "group": self.group}
+
+
+class Fitted(dict[str, MLRating]):
+    """Ratings by bot, with the covariance of the rated bots' ratings (pairs
+    of bots rated together from one tier), for the likelihood that one is
+    stronger than another."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.covariance: dict[tuple[str, str], float] = {}
+
+    def superiority(self, a: str, b: str) -> float | None:
+        """P(a is stronger than b) from the fitted difference and its
+        standard error ``sqrt(V_aa + V_bb - 2 V_ab)`` (normal approximation,
+        as BayesElo's ``los``); None unless both have finite ratings fitted
+        together."""
+        if a == b or (a, b) not in self.covariance:
+            return None
+        variance = self.covariance[a, a] + self.covariance[b, b] - 2 * self.covariance[a, b]
+        difference = self[a].rating - self[b].rating
+        if variance <= 0:
+            return 0.5 if difference == 0 else float(difference > 0)
+        return 0.5 * (1 + math.erf(difference / math.sqrt(2 * variance)))
 
 
 class PairTable:
@@ -132,11 +183,11 @@ class PairTable:
 
 
 def fit(results: Iterable[tuple[str, str, float]] | PairTable, prior_draws: float = PRIOR_DRAWS,
-        anchor: float = INITIAL) -> dict[str, MLRating]:
+        anchor: float = INITIAL) -> Fitted:
     """Fit ratings to results ``(a, b, score of a)`` or to a PairTable.
 
-    Raises ValueError when ``prior_draws`` is 0 and some group has no finite
-    maximum (a bot, or a set of bots, that never scored against the rest)."""
+    Without a prior, bots whose rating has no finite maximum get a ``bound``
+    (see Separation above) instead of a rating."""
     if prior_draws < 0:
         raise ValueError(f"prior_draws must be at least 0, got {prior_draws!r}")
     if isinstance(results, PairTable):
@@ -147,10 +198,91 @@ def fit(results: Iterable[tuple[str, str, float]] | PairTable, prior_draws: floa
             if not 0.0 <= score <= 1.0:
                 raise ValueError(f"a score is between 0 and 1, got {score!r} for {a!r} vs {b!r}")
             table.add(a, b, score)
-    ratings: dict[str, MLRating] = {}
+    ratings = Fitted()
     for group, members in enumerate(_groups(table)):
-        ratings.update(_fit_group(table, members, prior_draws, anchor, group))
+        if prior_draws > 0:
+            _fit_group(table, members, prior_draws, anchor, group, ratings)
+        else:
+            _fit_tiers(table, members, anchor, group, ratings)
     return ratings
+
+
+def _fit_tiers(table: PairTable, members: list[str], anchor: float, group: int, out: Fitted) -> None:
+    """The maximum-likelihood fit of one connected group without a prior:
+    rate the main tier, bound the rest (see Separation above)."""
+    tiers = tiers_of(table, members)
+    if len(tiers) == 1:
+        _fit_group(table, members, 0.0, anchor, group, out)
+        return
+    tier_of = {bot: k for k, tier in enumerate(tiers) for bot in tier}
+    scored_out = [False] * len(tiers)  # scored a point against a bot of another tier
+    conceded_out = [False] * len(tiers)  # a bot of another tier scored against it
+    inside = [0] * len(tiers)  # games inside the tier
+    for (a, b), count in table.games.items():
+        if a not in tier_of:
+            continue
+        ta, tb = tier_of[a], tier_of[b]
+        if ta == tb:
+            inside[ta] += count
+            continue
+        scored = table.points[a, b]
+        if scored > 0:
+            scored_out[ta] = conceded_out[tb] = True
+        if count - scored > 0:
+            scored_out[tb] = conceded_out[ta] = True
+    candidates = [k for k, tier in enumerate(tiers) if len(tier) >= 2]
+    main = max(candidates, key=lambda k: (len(tiers[k]), inside[k], -k)) if candidates else None
+    order = Fitted()
+    _fit_group(table, members, ORDER_PRIOR_DRAWS, anchor, group, order)
+    if main is not None:
+        _fit_group(table, tiers[main], 0.0, anchor, group, out, inside_only=True)
+    for k, tier in enumerate(tiers):
+        if k == main:
+            continue
+        bound = "never lost" if not conceded_out[k] else "never won" if not scored_out[k] else "separated"
+        for bot in tier:
+            rated = order[bot]
+            out[bot] = MLRating(bot, rated.rating, 0.0, rated.games, rated.points, group, bound)
+    if main is not None:  # games and points count every game, not only those inside the tier
+        for bot in tiers[main]:
+            rated = order[bot]
+            out[bot] = MLRating(bot, out[bot].rating, out[bot].error, rated.games, rated.points, group)
+
+
+def tiers_of(table: PairTable, members: list[str]) -> list[list[str]]:
+    """The strongly connected parts of the "scored a point against" graph
+    among ``members`` (each sorted), strongest first: a bot of an earlier
+    tier may have beaten one of a later tier in every game, never the other
+    way round. One tier means every rating is finite."""
+    index = {bot: k for k, bot in enumerate(members)}
+    scored: list[set[int]] = [set() for _ in members]
+    for (a, b), count in table.games.items():
+        if a in index and b in index:
+            if table.points[a, b] > 0:
+                scored[index[a]].add(index[b])
+            if count - table.points[a, b] > 0:
+                scored[index[b]].add(index[a])
+    reach = [_reachable(k, scored) for k in range(len(members))]
+    tiers: list[list[int]] = []
+    placed: set[int] = set()
+    for k in range(len(members)):
+        if k not in placed:
+            tier = sorted(j for j in reach[k] if k in reach[j])
+            placed.update(tier)
+            tiers.append(tier)
+    # A tier above another reaches it (scored against it, maybe through others)
+    # and is not reached back: more tiers reached means higher.
+    tiers.sort(key=lambda tier: (-len(reach[tier[0]]), tier[0]))
+    return [[members[k] for k in tier] for tier in tiers]
+
+
+def _reachable(start: int, links: list[set[int]]) -> set[int]:
+    seen, stack = {start}, [start]
+    while stack:
+        for other in links[stack.pop()] - seen:
+            seen.add(other)
+            stack.append(other)
+    return seen
 
 
 def _groups(table: PairTable) -> list[list[str]]:
@@ -177,7 +309,9 @@ def _groups(table: PairTable) -> list[list[str]]:
 
 
 def _fit_group(table: PairTable, members: list[str], prior: float, anchor: float,
-               group: int) -> dict[str, MLRating]:
+               group: int, out: Fitted, inside_only: bool = False) -> None:
+    """Fit ``members`` (with ``inside_only``, from the games among them
+    only) and put their ratings and covariance into ``out``."""
     n = len(members)
     index = {bot: k for k, bot in enumerate(members)}
     # (i, j, games, points of i) with the prior's virtual draws included.
@@ -185,7 +319,7 @@ def _fit_group(table: PairTable, members: list[str], prior: float, anchor: float
     games = [0] * n
     points = [0.0] * n
     for (a, b), count in table.games.items():
-        if a not in index:
+        if a not in index or (inside_only and b not in index):
             continue
         i, j, scored = index[a], index[b], table.points[a, b]
         games[i] += count
@@ -194,8 +328,6 @@ def _fit_group(table: PairTable, members: list[str], prior: float, anchor: float
         points[j] += count - scored
         pairs.append((i, j, count + prior, scored + prior / 2))
     pairs.sort()
-    if prior == 0:
-        _require_finite_maximum(members, pairs)
     r = [0.0] * n
     for _ in range(_MAX_ITERATIONS):
         gradient, laplacian = _derivatives(n, pairs, r)
@@ -213,10 +345,11 @@ def _fit_group(table: PairTable, members: list[str], prior: float, anchor: float
     mean = sum(r) / n
     _, laplacian = _derivatives(n, pairs, r)
     covariance = _inverse(_centred(laplacian))
-    return {bot: MLRating(bot, anchor + r[k] - mean,
-                          Z95 * math.sqrt(max(0.0, covariance[k][k] - 1.0 / n)),
-                          games[k], points[k], group)
-            for bot, k in index.items()}
+    for bot, k in index.items():
+        out[bot] = MLRating(bot, anchor + r[k] - mean, Z95 * math.sqrt(max(0.0, covariance[k][k] - 1.0 / n)),
+                            games[k], points[k], group)
+        for other, j in index.items():
+            out.covariance[bot, other] = covariance[k][j] - 1.0 / n
 
 
 def _derivatives(n: int, pairs, r: list[float]) -> tuple[list[float], list[list[float]]]:
@@ -290,34 +423,6 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
     return [row[n:] for row in work]
 
 
-def _require_finite_maximum(members: list[str], pairs) -> None:
-    """Without a prior the maximum is finite only if every bot can be
-    reached from every other by 'scored points against' links (Zermelo's
-    condition); otherwise some ratings run off to infinity."""
-    n = len(members)
-    scored_against: list[set[int]] = [set() for _ in range(n)]
-    for i, j, count, scored in pairs:
-        if scored > 0:
-            scored_against[i].add(j)
-        if count - scored > 0:
-            scored_against[j].add(i)
-    conceded_to: list[set[int]] = [set() for _ in range(n)]
-    for i, targets in enumerate(scored_against):
-        for j in targets:
-            conceded_to[j].add(i)
-    for links in (scored_against, conceded_to):
-        seen, stack = {0}, [0]
-        while stack:
-            for other in links[stack.pop()] - seen:
-                seen.add(other)
-                stack.append(other)
-        if len(seen) < n:
-            stray = members[min(set(range(n)) - seen)]
-            raise ValueError(f"no finite maximum-likelihood ratings without a prior: "
-                             f"{stray!r} and its group never scored against (or never "
-                             f"conceded to) the others")
-
-
 class JointTables:
     """The pair tables of every game and of all games together (table
     ``overall``): what the fit and head-to-head read. The site adds games one
@@ -337,6 +442,6 @@ class JointTables:
         for name in (table_name(game.game, game.players), self.overall):
             self.pairs.setdefault(name, PairTable()).add_game(game)
 
-    def fit(self, prior_draws: float = PRIOR_DRAWS) -> dict[str, dict[str, MLRating]]:
+    def fit(self, prior_draws: float = PRIOR_DRAWS) -> dict[str, Fitted]:
         """Fitted ratings per table and bot."""
         return {name: fit(table, prior_draws) for name, table in self.pairs.items()}

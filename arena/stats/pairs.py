@@ -10,6 +10,7 @@ this module only reads a record.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
@@ -52,19 +53,54 @@ def superiority(record: Record) -> float:
     return 0.5 * (1 + math.erf((record.wins - record.losses) / math.sqrt(2 * decisive)))
 
 
-# How sure the likelihood of superiority makes us, strongest first; the
-# names are the site's colour classes for the head-to-head matrix.
-EVIDENCE = ((0.99, "ev-strong-win"), (0.95, "ev-win"), (0.8, "ev-lean-win"))
-AGAINST = ((0.01, "ev-strong-loss"), (0.05, "ev-loss"), (0.2, "ev-lean-loss"))
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values for a family of m tests: a test is
+    significant at family-wise level alpha where its adjusted p is at most
+    alpha. Sorted ascending, the k-th (from 0) is multiplied by m - k, capped
+    at 1, and the adjusted values are kept non-decreasing in that order."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
 
 
-def evidence_class(los: float) -> str:
-    """The evidence a likelihood of superiority gives, as one of seven
-    levels from strong win to strong loss (``ev-none`` between)."""
-    for limit, name in EVIDENCE:
-        if los >= limit:
-            return name
-    for limit, name in AGAINST:
-        if los <= limit:
-            return name
-    return "ev-none"
+def two_sided_p(los: float) -> float:
+    """The two-sided p-value of "the two are equal" from a likelihood of
+    superiority (a normal approximation): ``2 min(LOS, 1 - LOS)``."""
+    return min(1.0, 2.0 * min(los, 1.0 - los))
+
+
+# The head-to-head colours: family-wise levels (Holm over the pairs of one
+# matrix) at which a cell's difference holds, strongest first; the names are
+# the site's colour classes.
+FAMILY_LEVELS = ((0.01, "strong"), (0.05, ""))
+
+
+def family_classes(los: Sequence[float]) -> list[str]:
+    """The colour class of each of a family of comparisons (one per pair of
+    bots in a matrix, given as the LOS of one bot over the other): ``ev-win``
+    or ``ev-loss`` where the difference is significant at family-wise 5%
+    after Holm's correction for the number of comparisons, ``ev-strong-win``
+    or ``ev-strong-loss`` at 1%, ``ev-none`` otherwise. Without the
+    correction, among 66 pairs of equal bots three would look significant
+    at 5% by chance alone."""
+    adjusted = holm([two_sided_p(x) for x in los])
+    classes = []
+    for value, p in zip(los, adjusted):
+        side = "win" if value > 0.5 else "loss"
+        name = "ev-none"
+        for level, strength in FAMILY_LEVELS:
+            if p <= level:
+                name = f"ev-{strength}-{side}" if strength else f"ev-{side}"
+                break
+        classes.append(name)
+    return classes
+
+
+def mirrored(cls: str) -> str:
+    """The colour of a cell seen from the other bot: a win is its loss."""
+    return cls.replace("win", "@").replace("loss", "win").replace("@", "loss")

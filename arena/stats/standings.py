@@ -1,5 +1,12 @@
 """The standings people read: per table, each bot's Elo, its joint
-(order-independent) rating with a 95% interval, and its counts. What
+(order-independent) rating with a 95% interval, and its counts. Where the
+data define no finite joint rating (a bot that never lost or never won
+against the rest, see :mod:`arena.stats.joint`), ``joint``, ``joint_low``
+and ``joint_high`` are None and ``joint_bound`` says why ("never lost",
+"never won", "separated"); otherwise ``joint_bound`` is None. Each row's ``pairs`` lists
+the bot's seat-swapped pair statistics against every bot it met in pairs at
+that table (:class:`arena.stats.pentanomial.PairStats`, this bot as ``a``):
+counts, score, Elo difference and interval, LOS, draw ratio. What
 ``arena standings`` prints and what a tournament writes to the ``ratings``
 table of the database are these rows, computed from the stored games every
 time: the table in the database is a cache of them, never a second truth.
@@ -15,6 +22,7 @@ from arena import results
 from arena.model import StoredGame
 from arena.stats.elo import Ladder
 from arena.stats.joint import JointTables
+from arena.stats.pentanomial import SeatSwappedPairs
 from arena.stats.tables import table_name
 
 
@@ -28,6 +36,7 @@ class Standings:
     rows: list[dict[str, Any]]
     history: dict[tuple[str, str], list[tuple[int, float]]]
     seats: dict[str, SeatShares]
+    pairs: SeatSwappedPairs
 
 
 @dataclass
@@ -54,17 +63,30 @@ def compute(games: Iterable[StoredGame], names: dict[str, str]) -> Standings:
     ladder = Ladder(names)
     joint = JointTables()
     seats: dict[str, SeatShares] = {}
+    pairs = SeatSwappedPairs()
     for game in games:
         ladder.add(game)
         joint.add(game)
+        pairs.add(game)
         add_seat_shares(seats, game)
     fitted = joint.fit()
     rows = []
     for standing in ladder.ranked():
         row = standing.to_json()
-        rating = fitted.get(standing.game, {}).get(standing.bot_id)
-        row["joint"] = None if rating is None else round(rating.rating, 1)
-        row["joint_low"] = None if rating is None else round(rating.low, 1)
-        row["joint_high"] = None if rating is None else round(rating.high, 1)
+        table_fit = fitted.get(standing.game)
+        rating = table_fit.get(standing.bot_id) if table_fit is not None else None
+        defined = rating is not None and rating.defined
+        row["joint"] = round(rating.rating, 1) if rating and defined else None
+        row["joint_low"] = round(rating.low, 1) if rating and defined else None
+        row["joint_high"] = round(rating.high, 1) if rating and defined else None
+        row["joint_bound"] = rating.bound if rating else None
+        opponents = sorted({b for a, b in _met(pairs, standing.game) if a == standing.bot_id}
+                           | {a for a, b in _met(pairs, standing.game) if b == standing.bot_id})
+        row["pairs"] = [stats.to_json() for other in opponents
+                        if (stats := pairs.between(standing.game, standing.bot_id, other)) is not None]
         rows.append(row)
-    return Standings(rows, ladder.history, dict(sorted(seats.items())))
+    return Standings(rows, ladder.history, dict(sorted(seats.items())), pairs)
+
+
+def _met(pairs: SeatSwappedPairs, table: str) -> list[tuple[str, str]]:
+    return list(pairs.counts.get(table, {}))
