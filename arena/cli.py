@@ -524,5 +524,27 @@ def _gauntlet_line(result: dict[str, Any]) -> str:
     return line
 
 
+
+# arena check ------------------------------------------------------------------
+
+@main.command("check")
+@click.argument("bot_name", metavar="BOT")
+@bots_option
+@limits_options
+@_fail_cleanly
+def check_command(bot_name, bot_dirs, move_timeout, startup_timeout):
+    """Check a bot before submitting it: handshake, a game of each game and player count, time, stderr."""
+    from arena.bots.check import check_bot, find_bots
+
+    limits = _limits(move_timeout, startup_timeout)
+    spec, filler = find_bots(list(bot_dirs), bot_name)
+    report = check_bot(spec, filler, limits)
+    for finding in report.findings:
+        click.echo(finding.line())
+    problems = sum(1 for finding in report.findings if finding.level == "problem")
+    if problems:
+        raise ArenaError(f"{bot_name} is not fit for a tournament: {problems} problem{'s' * (problems > 1)} above")
+    click.echo(f"{bot_name} is fit for a tournament")
+
 if __name__ == "__main__":
     main()
