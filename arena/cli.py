@@ -329,8 +329,8 @@ def list_bots(bot_dirs, move_timeout, startup_timeout):
 
 @main.command()
 @click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True)
-@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
+@click.option("--format", "output_format", type=click.Choice(["table", "json", "csv"]), default="table",
+              show_default=True, help="csv: the json rows, one column per field.")
 @_fail_cleanly
 def standings(db, output_format):
     """Print ratings per table (a game at a player count) and overall."""
@@ -339,6 +339,9 @@ def standings(db, output_format):
     rows = computed.rows
     if output_format == "json":
         click.echo(json.dumps(rows, indent=2))
+        return
+    if output_format == "csv":
+        click.echo(_standings_csv(rows), nl=False)
         return
     click.echo(f"{'table':15} {'bot':20} {'version':12} {'elo':>7} {'joint (95%)':>22} {'games':>6} {'wins':>5} "
                f"{'losses':>6} {'draws':>5} {'forfeits':>8}")
@@ -350,6 +353,12 @@ def standings(db, output_format):
     for table, seats in computed.seats.items():
         shares = ", ".join(f"seat {seat} {share:.0%}" for seat, share in enumerate(seats.shares()))
         click.echo(f"{table}: first places by seat over {seats.games} games: {shares}")
+
+
+def _standings_csv(rows: list[dict[str, Any]]) -> str:
+    from arena.stats.standings import to_csv
+
+    return to_csv(rows)
 
 
 def _standings(store: Store) -> Standings:

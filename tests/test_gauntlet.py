@@ -152,3 +152,4 @@ def test_bad_input_is_one_line_and_nothing_is_stored(tmp_path, args, message):
     assert run.returncode == 1, run.stderr
     assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "gauntlet.db").exists()
+

@@ -7,6 +7,9 @@ time: the table in the database is a cache of them, never a second truth.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -68,3 +71,24 @@ def compute(games: Iterable[StoredGame], names: dict[str, str]) -> Standings:
         row["joint_high"] = None if rating is None else round(rating.high, 1)
         rows.append(row)
     return Standings(rows, ladder.history, dict(sorted(seats.items())))
+
+
+def to_csv(rows: list[dict[str, Any]]) -> str:
+    """The rows as CSV, one column per field of the JSON rows, in their
+    order: an empty cell for none (a joint rating the data cannot define),
+    a nested value (forfeits by reason) as compact JSON."""
+    out = io.StringIO()
+    columns = list(rows[0]) if rows else []
+    writer = csv.DictWriter(out, columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({name: _cell(row.get(name)) for name in columns})
+    return out.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return value
