@@ -17,14 +17,14 @@ ZOO = REPO / "tests" / "zoo"
 def test_every_bundled_bot_passes(tmp_path, bot, request):
     if bot.endswith("_js"):
         request.getfixturevalue("node")
-    run = arena("check", bot, "--bots", str(REPO / "bots"), "--move-timeout", "0.2", cwd=tmp_path, tmpdir=tmp_path)
+    run = arena("check", bot, "--bots", str(REPO / "bots"), "--move-timeout", "0.5", cwd=tmp_path, tmpdir=tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     lines = run.stdout.splitlines()
     assert lines[-1] == f"{bot} is fit for a tournament"
     assert not [line for line in lines if line.startswith("problem")]
     for count in (2, 3, 4):
         assert any(line.startswith(f"ok       ciclovia with {count} players: finished") for line in lines)
-    assert any("time per decision over" in line and "limit 0.2 s" in line for line in lines)
+    assert any("time per decision over" in line and "limit 0.5 s" in line for line in lines)
     assert any(line.startswith("ok       stderr: ") for line in lines)
     assert any("the same seed gives" in line for line in lines)
 
