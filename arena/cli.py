@@ -329,8 +329,8 @@ def list_bots(bot_dirs, move_timeout, startup_timeout):
 
 @main.command()
 @click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True)
-@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
+@click.option("--format", "output_format", type=click.Choice(["table", "json", "csv"]), default="table",
+              show_default=True, help="csv: the json rows, one column per field.")
 @_fail_cleanly
 def standings(db, output_format):
     """Print ratings per table (a game at a player count) and overall."""
@@ -339,6 +339,9 @@ def standings(db, output_format):
     rows = computed.rows
     if output_format == "json":
         click.echo(json.dumps(rows, indent=2))
+        return
+    if output_format == "csv":
+        click.echo(_standings_csv(rows), nl=False)
         return
     click.echo(f"{'table':15} {'bot':20} {'version':12} {'elo':>7} {'joint (95%)':>22} {'games':>6} {'wins':>5} "
                f"{'losses':>6} {'draws':>5} {'forfeits':>8}")
@@ -350,6 +353,12 @@ def standings(db, output_format):
     for table, seats in computed.seats.items():
         shares = ", ".join(f"seat {seat} {share:.0%}" for seat, share in enumerate(seats.shares()))
         click.echo(f"{table}: first places by seat over {seats.games} games: {shares}")
+
+
+def _standings_csv(rows: list[dict[str, Any]]) -> str:
+    from arena.stats.standings import to_csv
+
+    return to_csv(rows)
 
 
 def _standings(store: Store) -> Standings:
@@ -443,6 +452,117 @@ def play(game_name, bot_names, seat, seed, option_texts, bot_dirs, move_timeout,
         click.echo(f"{names[forfeit.seat]} forfeits: {forfeit.termination.value} ({forfeit.detail})")
     click.echo("winner: " + _result_words(record.placements, list(names)))
 
+
+# arena gauntlet ---------------------------------------------------------------
+
+def _sprt_bounds(value: str) -> tuple[float, float]:
+    """``--sprt elo0,elo1``: two numbers (their order is the test's to check)."""
+    try:
+        elo0, elo1 = (float(part) for part in value.split(","))
+    except ValueError:
+        raise ArenaError(f"--sprt expects ELO0,ELO1 such as 0,50, got {value!r}") from None
+    return elo0, elo1
+
+
+@main.command()
+@click.argument("candidate")
+@click.option("--vs", "opponents", multiple=True, required=True, metavar="BOT",
+              help="An opponent (repeatable): the candidate plays seat-swapped pairs against each.")
+@click.option("--games", "game_names", default="",
+              help="Comma-separated games (default: every game the candidate and an opponent both play).")
+@click.option("--option", "option_texts", multiple=True, metavar="GAME.NAME=VALUE",
+              help="A game option, e.g. detour.pieces=4 (repeatable).")
+@click.option("--sprt", "sprt_elos", default=None, metavar="ELO0,ELO1",
+              help="Stop when a sequential test (pentanomial GSPRT, logistic Elo) accepts H0: the candidate "
+                   "is ELO0 stronger, or H1: ELO1 stronger.")
+@click.option("--alpha", type=float, default=0.05, show_default=True,
+              help="With --sprt: the chance of accepting H1 when H0 holds.")
+@click.option("--beta", type=float, default=0.05, show_default=True,
+              help="With --sprt: the chance of accepting H0 when H1 holds.")
+@click.option("--max-pairs", type=click.IntRange(min=1), default=None,
+              help="Most pairs to play in all  [default: 2000 with --sprt, else 100]")
+@click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
+              help="Games played at once (a batch is twice as many pairs).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Gauntlet seed.")
+@bots_option
+@limits_options
+@click.option("--db", type=click.Path(path_type=Path), default="gauntlet.db", show_default=True)
+@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True)
+@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+@_fail_cleanly
+def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, beta, max_pairs, jobs, seed,
+             bot_dirs, move_timeout, startup_timeout, db, log_dir, output_format):
+    """Play CANDIDATE against each --vs bot in seat-swapped pairs, optionally until an SPRT decides."""
+    from arena.play.executors import LocalExecutor
+    from arena.play.gauntlet import plan_gauntlet, run_gauntlet, summary
+    from arena.stats.sprt import Sprt
+
+    try:
+        sprt = None if sprt_elos is None else Sprt(*_sprt_bounds(sprt_elos), alpha=alpha, beta=beta)
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from None
+    if sprt is None and not (0 < alpha < 1 and 0 < beta < 1):
+        raise ArenaError("--alpha and --beta must lie strictly between 0 and 1")
+    limit = max_pairs or (2000 if sprt else 100)
+    games = [g.strip() for g in game_names.split(",") if g.strip()]
+    request = check_request(games or None, [2], list(option_texts))
+    limits = _limits(move_timeout, startup_timeout)
+    check_database(db)
+    planned = plan_gauntlet(list(bot_dirs), candidate, list(opponents), request, bool(games), seed, limits)
+    tables = ", ".join(f"{t.opponent.name} at {t.game}" for t in planned.tables)
+    click.echo(f"gauntlet: {candidate} against {tables}; at most {limit} pairs"
+               + (f", SPRT H0 elo {sprt.elo0:g} vs H1 elo {sprt.elo1:g}, bounds "
+                  f"{sprt.bounds[0]:.2f} {sprt.bounds[1]:.2f}" if sprt else ""), err=True)
+
+    def report(progress, played):
+        line = _gauntlet_line(summary(progress, sprt))
+        click.echo(line + (f" ({played} games played)" if played else " (stored)"), err=True)
+
+    with Store(db, writer=True) as store:
+        _setup_logging(log_dir)
+        progress = run_gauntlet(planned, store, LocalExecutor(jobs), limits, log_dir, sprt, limit, 2 * jobs,
+                                report)
+    result = summary(progress, sprt)
+    if output_format == "json":
+        click.echo(json.dumps(result, indent=2))
+        return
+    verdict = result.get("verdict", "done")
+    click.echo(f"{verdict}: {candidate} {_gauntlet_line(result)}")
+
+
+def _gauntlet_line(result: dict[str, Any]) -> str:
+    def elo(value):
+        return "inf" if value is None else f"{value:+.0f}"
+    counts = " ".join(f"{name} {count}" for name, count in result["pentanomial"].items())
+    line = (f"pairs {result['pairs']} [{counts}] score {result['score']:.3f} elo {elo(result['elo'])} "
+            f"({elo(result['elo_low'])} to {elo(result['elo_high'])})")
+    if "llr" in result:
+        line += f"; LLR {result['llr']:.2f} ({result['bounds'][0]:.2f}, {result['bounds'][1]:.2f})"
+    return line
+
+
+
+# arena check ------------------------------------------------------------------
+
+@main.command("check")
+@click.argument("bot_name", metavar="BOT")
+@bots_option
+@limits_options
+@_fail_cleanly
+def check_command(bot_name, bot_dirs, move_timeout, startup_timeout):
+    """Check a bot before submitting it: handshake, a game of each game and player count, time, stderr."""
+    from arena.bots.check import check_bot, find_bots
+
+    limits = _limits(move_timeout, startup_timeout)
+    spec, filler = find_bots(list(bot_dirs), bot_name)
+    report = check_bot(spec, filler, limits)
+    for finding in report.findings:
+        click.echo(finding.line())
+    problems = sum(1 for finding in report.findings if finding.level == "problem")
+    if problems:
+        raise ArenaError(f"{bot_name} is not fit for a tournament: {problems} problem{'s' * (problems > 1)} above")
+    click.echo(f"{bot_name} is fit for a tournament")
 
 if __name__ == "__main__":
     main()

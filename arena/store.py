@@ -256,6 +256,12 @@ class Store:
         for row in self.db.execute(sql, params):
             yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
 
+    def placements(self, keys: list[str]) -> dict[str, results.Placements]:
+        """The placements of those of these games that are stored, by key."""
+        marks = ", ".join("?" * len(keys))
+        return {key: tuple(json.loads(placements)) for key, placements in
+                self.db.execute(f"SELECT key, placements FROM games WHERE key IN ({marks})", keys)}
+
     def events(self, key: str) -> list[dict[str, Any]]:
         row = self.db.execute("SELECT record FROM games WHERE key = ?", [key]).fetchone()
         if row is None:

@@ -4,6 +4,8 @@ with one line and a non-zero exit."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 import sqlite3
@@ -178,3 +180,24 @@ def test_a_person_plays_three_bots_in_the_terminal_and_the_seats_are_named_in_or
     last = result.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"winner: (alpha|beta|you|gamma)( share first)? \(alpha \d\w\w, beta \d\w\w, you \d\w\w, "
                         r"gamma \d\w\w\)", last), last
+
+
+def test_standings_as_csv_are_the_json_rows(tmp_path):
+    random_bots(tmp_path / "bots", ["rand_a", "rand_b", "rand_c"])
+    arena("tournament", "--games", "slyyde,detour", "--rounds", "1", "--jobs", "2", "--move-timeout", "0.2",
+          cwd=tmp_path, check=True, tmpdir=tmp_path)
+    rows = json.loads(arena("standings", "--format", "json", cwd=tmp_path, check=True).stdout)
+    text = arena("standings", "--format", "csv", cwd=tmp_path, check=True).stdout
+    parsed = list(csv.DictReader(io.StringIO(text)))
+    assert len(parsed) == len(rows) > 0
+    assert list(parsed[0]) == list(rows[0])
+    assert {"joint", "joint_low", "joint_high", "elo"} <= set(parsed[0])
+
+    def cell(value):
+        if value is None:
+            return ""
+        if isinstance(value, (dict, list)):
+            return json.dumps(value, separators=(",", ":"), sort_keys=True)
+        return str(value)
+
+    assert parsed == [{name: cell(value) for name, value in row.items()} for row in rows]

@@ -14,6 +14,9 @@ time: the table in the database is a cache of them, never a second truth.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -90,3 +93,24 @@ def compute(games: Iterable[StoredGame], names: dict[str, str]) -> Standings:
 
 def _met(pairs: SeatSwappedPairs, table: str) -> list[tuple[str, str]]:
     return list(pairs.counts.get(table, {}))
+
+
+def to_csv(rows: list[dict[str, Any]]) -> str:
+    """The rows as CSV, one column per field of the JSON rows, in their
+    order: an empty cell for none (a joint rating the data cannot define),
+    a nested value (forfeits by reason) as compact JSON."""
+    out = io.StringIO()
+    columns = list(rows[0]) if rows else []
+    writer = csv.DictWriter(out, columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({name: _cell(row.get(name)) for name in columns})
+    return out.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return value

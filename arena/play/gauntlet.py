@@ -1,0 +1,172 @@
+"""A gauntlet: one candidate bot against a field of opponents, in
+seat-swapped pairs, stored and resumable like a tournament, optionally
+stopped early by a sequential probability ratio test (arena.stats.sprt).
+
+Pairs are numbered. Pair ``n`` goes to the ``n``-th (opponent, game) table
+in turn, so every opponent and game gets its share whenever the test stops;
+each table numbers its own pairs, and a pair's key and seed depend only on
+the seed, the table and that number (``g{seed}/{game}/{candidate}/{opponent}/p{n}``).
+So the plan of the first N pairs is the same in every run: a rerun counts
+the pairs already stored first, then plays on from where it stopped, and
+no game is ever played twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena import results
+from arena.bots.discovery import discover
+from arena.errors import ArenaError
+from arena.games.dice import stream_seed
+from arena.model import BotSpec, Job, Limits
+from arena.play.executors import Executor
+from arena.play.plan import _option_text
+from arena.play.tournament import Plan, Request, play_missing, probe_bots
+from arena.stats.sprt import OUTCOMES, Sprt, pair_outcome
+from arena.store import Store
+
+
+@dataclass(frozen=True)
+class Table:
+    """One opponent at one game (with its options)."""
+
+    opponent: BotSpec
+    game: str
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Gauntlet:
+    """What a gauntlet plays: the candidate, its tables, the seed."""
+
+    candidate: BotSpec
+    tables: list[Table]
+    seed: int
+
+    @property
+    def specs(self) -> dict[str, BotSpec]:
+        found = {self.candidate.bot_id: self.candidate}
+        found.update({table.opponent.bot_id: table.opponent for table in self.tables})
+        return found
+
+    def pair(self, number: int) -> tuple[Job, Job]:
+        """Pair ``number`` of the whole gauntlet: the candidate first, then second."""
+        table = self.tables[number % len(self.tables)]
+        index = number // len(self.tables)
+        options = _option_text(table.options)
+        ids = (self.candidate.bot_id, table.opponent.bot_id)
+        seed = stream_seed(self.seed, f"gauntlet/{table.game}{options}/{table.opponent.name}/{index}")
+        prefix = f"g{self.seed}/{table.game}{options}/{ids[0]}/{ids[1]}/p{index}"
+        return (Job(f"{prefix}/a", table.game, ids, seed, index, 2 * number, dict(table.options)),
+                Job(f"{prefix}/b", table.game, ids[::-1], seed, index, 2 * number + 1, dict(table.options)))
+
+
+def plan_gauntlet(bot_dirs: list[Path], candidate: str, opponents: list[str], request: Request,
+                  explicit_games: bool, seed: int, limits: Limits) -> Gauntlet:
+    """Find and check the bots, and the games each opponent plays with the
+    candidate: all named games (refused with one line if the two do not both
+    play one), or by default every game both play."""
+    if candidate in opponents:
+        raise ArenaError(f"the candidate {candidate!r} cannot also be an opponent")
+    if len(set(opponents)) != len(opponents):
+        raise ArenaError(f"an opponent is named twice: {' '.join(opponents)}")
+    found = {spec.name: spec for spec in discover(bot_dirs)}
+    for name in [candidate, *opponents]:
+        if name not in found:
+            raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(found))})")
+    probes = {probe.spec.name: probe for probe in probe_bots([found[n] for n in [candidate, *opponents]], limits)}
+    plays: dict[str, frozenset[str]] = {}
+    for name, probe in probes.items():
+        if probe.entrant is None:
+            raise ArenaError(f"bot {name} is unusable: {probe.problem}")
+        plays[name] = probe.entrant.games
+    tables = []
+    for opponent in opponents:
+        both = plays[candidate] & plays[opponent]
+        if explicit_games:
+            for game in request.games:
+                if game not in both:
+                    who = candidate if game not in plays[candidate] else opponent
+                    raise ArenaError(f"bot {who} does not play {game} (it plays: {', '.join(sorted(plays[who]))})")
+        games = [game for game in request.games if game in both]
+        if not games:
+            raise ArenaError(f"{candidate} and {opponent} play no game in common")
+        tables += [Table(found[opponent], game, request.options.get(game, {})) for game in games]
+    return Gauntlet(found[candidate], tables, seed)
+
+
+@dataclass
+class Progress:
+    """Pairs counted so far: pentanomial counts for the candidate, in order."""
+
+    counts: list[int] = field(default_factory=lambda: [0] * OUTCOMES)
+
+    @property
+    def pairs(self) -> int:
+        return sum(self.counts)
+
+
+def stored_outcomes(store: Store, gauntlet: Gauntlet, start: int, stop: int) -> Iterator[int | None]:
+    """The pentanomial outcome of each pair from ``start`` to ``stop``, or
+    None for a pair not wholly stored."""
+    for number in range(start, stop):
+        a, b = gauntlet.pair(number)
+        placements = store.placements([a.key, b.key])
+        if a.key not in placements or b.key not in placements:
+            yield None
+            continue
+        candidate_points = (results.points(placements[a.key])[0], results.points(placements[b.key])[1])
+        yield pair_outcome(candidate_points)
+
+
+def run_gauntlet(gauntlet: Gauntlet, store: Store, executor: Executor, limits: Limits, log_dir: Path | None,
+                 sprt: Sprt | None, max_pairs: int, batch: int,
+                 report: Callable[[Progress, int], None] = lambda progress, played: None) -> Progress:
+    """Count the pairs already stored (in order, up to the first missing
+    one), then play batches of ``batch`` pairs until the test accepts a
+    hypothesis or ``max_pairs`` are counted. ``report`` hears the progress
+    after the stored pairs and after each batch, with the games it played."""
+    store.add_bots(list(gauntlet.specs.values()))
+    progress = Progress()
+    for outcome in stored_outcomes(store, gauntlet, 0, max_pairs):
+        if outcome is None:
+            break
+        progress.counts[outcome] += 1
+    if progress.pairs:
+        report(progress, 0)
+    while progress.pairs < max_pairs and not (sprt and sprt.verdict(progress.counts)):
+        start, stop = progress.pairs, min(max_pairs, progress.pairs + batch)
+        jobs = [job for number in range(start, stop) for job in gauntlet.pair(number)]
+        played = play_missing(Plan(jobs, gauntlet.specs, []), store, executor, limits, log_dir)
+        for outcome in stored_outcomes(store, gauntlet, start, stop):
+            if outcome is None:
+                raise ArenaError("a planned game was not stored; run the same command again to resume")
+            progress.counts[outcome] += 1
+        report(progress, played)
+    return progress
+
+
+def summary(progress: Progress, sprt: Sprt | None) -> dict[str, Any]:
+    """What ``--format json`` prints: verdict, LLR and bounds (with
+    ``--sprt``), pairs, pentanomial counts, the Elo estimate."""
+    from arena.stats.sprt import NAMES, estimate
+
+    found = estimate(progress.counts)
+    out: dict[str, Any] = {"pairs": progress.pairs, "pentanomial": dict(zip(NAMES, progress.counts)),
+                           "score": round(found.score, 4),
+                           "elo": _finite(found.elo), "elo_low": _finite(found.low), "elo_high": _finite(found.high)}
+    if sprt is not None:
+        out.update({"verdict": sprt.verdict(progress.counts) or "inconclusive",
+                    "llr": round(sprt.llr(progress.counts), 4),
+                    "bounds": [round(bound, 4) for bound in sprt.bounds],
+                    "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta})
+    return out
+
+
+def _finite(value: float) -> float | None:
+    return round(value, 1) if abs(value) != float("inf") else None
+

@@ -1,0 +1,155 @@
+"""The gauntlet: the pentanomial SPRT against reference values, and the
+command as a real process: a clearly better bot accepted, equal bots not,
+an interrupted run resumed without repeating a game, bad input refused."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import time
+from contextlib import closing
+
+import pytest
+from support import ARENA, REPO, arena, arena_environment, python_bot, random_bots
+
+from arena.stats.sprt import Sprt, bounds, estimate, llr_logistic, logistic_score, mle_expected, pair_outcome
+
+# Reference LLRs from fishtest's published formulas: fishtest
+# server/fishtest/stats/LLRcalc.py, functions regularize, results_to_pdf,
+# secular (scipy.optimize.brentq), MLE_expected and LLR_logistic, transcribed
+# line by line into a separate script and run with scipy 1.17.1 (brentq at
+# xtol=1e-14); arena's implementation (bisection) shares no code with it.
+# (elo0, elo1, pentanomial counts LL LD DD WD WW, LLR)
+FISHTEST_LLR = [
+    (0, 50, [0, 0, 0, 0, 10], 1.335630610106391),
+    (0, 50, [1, 3, 10, 6, 2], 0.5566943077137585),
+    (-5, 5, [40, 200, 500, 210, 50], 2.242681678251681),
+    (0, 10, [12, 80, 230, 90, 8], -0.9781064250663426),
+    (0, 50, [5, 5, 5, 5, 5], -0.5138911854996918),
+]
+
+
+@pytest.mark.parametrize("elo0, elo1, counts, expected", FISHTEST_LLR)
+def test_the_llr_matches_fishtest(elo0, elo1, counts, expected):
+    assert llr_logistic(elo0, elo1, counts) == pytest.approx(expected, abs=1e-9)
+
+
+def test_the_llr_is_zero_before_any_pair_and_antisymmetric():
+    assert llr_logistic(0, 50, [0] * 5) == 0.0
+    counts = [3, 7, 20, 9, 4]
+    assert llr_logistic(0, 50, counts) == pytest.approx(-llr_logistic(50, 0, counts))
+
+
+def test_the_constrained_mle_has_the_mean_and_beats_its_neighbours():
+    pdf = [(i / 4, p) for i, p in enumerate([0.1, 0.2, 0.4, 0.2, 0.1])]
+    fitted = mle_expected(pdf, 0.6)
+    assert sum(q for _, q in fitted) == pytest.approx(1)
+    assert sum(a * q for a, q in fitted) == pytest.approx(0.6)
+    best = sum(p * math.log(q) for (_, p), (_, q) in zip(pdf, fitted))
+    # Any other distribution with the same mean: move mass keeping the mean.
+    for shift in (0.01, -0.01):
+        other = [q for _, q in fitted]
+        other[0] += shift
+        other[2] -= 2 * shift
+        other[4] += shift
+        assert sum(p * math.log(q) for (_, p), q in zip(pdf, other)) < best
+
+
+def test_bounds_pairs_and_estimates():
+    assert bounds(0.05, 0.05) == pytest.approx((-2.944438979, 2.944438979))
+    assert [pair_outcome(p) for p in [(0, 0), (0.5, 0), (1, 0), (0.5, 0.5), (1, 0.5), (1, 1)]] == [0, 1, 2, 2, 3, 4]
+    assert logistic_score(0) == 0.5
+    found = estimate([10, 20, 40, 20, 10])
+    assert found.score == pytest.approx(0.5) and found.elo == pytest.approx(0, abs=1e-9)
+    assert found.low < 0 < found.high
+    with pytest.raises(ValueError):
+        Sprt(50, 0)
+    with pytest.raises(ValueError):
+        Sprt(0, 50, alpha=1.5)
+
+
+def _keys(folder):
+    with closing(sqlite3.connect(folder / "gauntlet.db")) as db:
+        return [row[0] for row in db.execute("SELECT key FROM games")]
+
+
+@pytest.mark.slow
+def test_a_clearly_better_bot_is_accepted_quickly(tmp_path):
+    run = arena("gauntlet", "greedy_bot", "--vs", "random_bot", "--games", "ciclovia", "--sprt", "0,50",
+                "--move-timeout", "0.05", "--jobs", "2", "--bots", str(REPO / "bots"), cwd=tmp_path,
+                check=True, tmpdir=tmp_path)
+    assert run.stdout.startswith("H1 accepted: greedy_bot pairs ")
+    pairs = int(re.search(r"pairs (\d+)", run.stdout).group(1))
+    assert pairs <= 40 and len(_keys(tmp_path)) == 2 * pairs
+    assert re.search(r"LLR [\d.]+ \(-2\.94, 2\.94\)", run.stderr)
+
+
+def test_a_bot_against_a_copy_of_itself_does_not_accept_h1(tmp_path):
+    random_bots(tmp_path / "bots", ["rand_a", "rand_b"])
+    run = arena("gauntlet", "rand_a", "--vs", "rand_b", "--games", "ciclovia", "--sprt", "0,50",
+                "--max-pairs", "8", "--jobs", "2", "--format", "json", cwd=tmp_path, check=True, tmpdir=tmp_path)
+    result = json.loads(run.stdout)
+    assert result["verdict"] in ("inconclusive", "H0 accepted")
+    assert result["pairs"] <= 8 and sum(result["pentanomial"].values()) == result["pairs"]
+    assert result["bounds"] == pytest.approx([-2.9444, 2.9444])
+    assert {"llr", "elo", "elo_low", "elo_high", "score"} <= set(result)
+
+
+def test_a_rerun_plays_only_the_missing_pairs(tmp_path):
+    random_bots(tmp_path / "bots", ["rand_a", "rand_b", "rand_c"])
+    first = arena("gauntlet", "rand_a", "--vs", "rand_b", "--vs", "rand_c", "--games", "slyyde", "--max-pairs", "4",
+                  "--jobs", "2", cwd=tmp_path, check=True, tmpdir=tmp_path)
+    assert "(8 games played)" in first.stderr and len(_keys(tmp_path)) == 8
+    again = arena("gauntlet", "rand_a", "--vs", "rand_b", "--vs", "rand_c", "--games", "slyyde", "--max-pairs", "6",
+                  "--jobs", "1", cwd=tmp_path, check=True, tmpdir=tmp_path)
+    assert "pairs 4 [" in again.stderr and "(stored)" in again.stderr and "(4 games played)" in again.stderr
+    keys = _keys(tmp_path)
+    assert len(keys) == len(set(keys)) == 12
+    assert all(key.startswith("g1/slyyde/rand_a@") for key in keys)
+
+
+@pytest.mark.slow
+def test_an_interrupted_gauntlet_resumes_without_repeating_a_game(tmp_path):
+    random_bots(tmp_path / "bots", ["rand_a", "rand_b"])
+    command = [*ARENA, "gauntlet", "rand_a", "--vs", "rand_b", "--games", "ciclovia", "--max-pairs", "30",
+               "--jobs", "1"]
+    process = subprocess.Popen(command, cwd=tmp_path, env=arena_environment(tmp_path),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if (tmp_path / "gauntlet.db").exists() and len(_keys(tmp_path)) >= 6:
+            break
+    os.kill(process.pid, signal.SIGTERM)
+    process.communicate(timeout=30)
+    assert process.returncode == 130
+    stored = len(_keys(tmp_path))
+    assert 6 <= stored < 60
+    again = arena(*command[len(ARENA):], cwd=tmp_path, check=True, tmpdir=tmp_path)
+    played = sum(int(n) for n in re.findall(r"\((\d+) games played\)", again.stderr))
+    assert played == 60 - stored
+    keys = _keys(tmp_path)
+    assert len(keys) == len(set(keys)) == 60
+
+
+@pytest.mark.parametrize("args, message", [
+    (["nobody", "--vs", "rand_b"], "unknown bot: 'nobody'"),
+    (["rand_a", "--vs", "rand_b", "--sprt", "50,0"], "elo0 < elo1"),
+    (["rand_a", "--vs", "rand_b", "--sprt", "0,50", "--alpha", "1.5"], "--alpha must lie strictly between 0 and 1"),
+    (["rand_a", "--vs", "only_slyyde", "--games", "ciclovia"], "only_slyyde does not play ciclovia"),
+    (["rand_a", "--vs", "rand_a"], "cannot also be an opponent"),
+])
+def test_bad_input_is_one_line_and_nothing_is_stored(tmp_path, args, message):
+    random_bots(tmp_path / "bots", ["rand_a", "rand_b"])
+    python_bot(tmp_path / "bots", "only_slyyde", (REPO / "bots" / "random_bot.py").read_text().replace(
+        '"games": GAMES', '"games": ["slyyde"]'))
+    run = arena("gauntlet", *args, cwd=tmp_path, tmpdir=tmp_path)
+    assert run.returncode == 1, run.stderr
+    assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "gauntlet.db").exists()
+
