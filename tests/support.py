@@ -45,6 +45,21 @@ def arena_environment(tmpdir: Path | None = None) -> dict[str, str]:
     return env
 
 
+def field_names(value, names: set[str] | None = None) -> set[str]:
+    """Every key of a JSON value, at any depth, and every effect's cause."""
+    names = set() if names is None else names
+    if isinstance(value, dict):
+        names.update(value)
+        if "cause" in value:
+            names.add(value["cause"])
+        for inner in value.values():
+            field_names(inner, names)
+    elif isinstance(value, list):
+        for inner in value:
+            field_names(inner, names)
+    return names
+
+
 def random_bots(folder: Path, names: list[str]) -> Path:
     """A bots folder holding the bundled random bot under each name."""
     folder.mkdir(parents=True, exist_ok=True)

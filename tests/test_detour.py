@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
+from support import field_names
 
 from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
@@ -109,21 +110,6 @@ def where(state: DetourState, piece: int) -> tuple[int, int]:
 
 def moves(state: DetourState) -> list[dict]:
     return [e for e in state.last if e["cause"] == "move"]
-
-
-def field_names(value, names: set[str] | None = None) -> set[str]:
-    """Every key of a JSON value, at any depth, and every effect's cause."""
-    names = set() if names is None else names
-    if isinstance(value, dict):
-        names.update(value)
-        if "cause" in value:
-            names.add(value["cause"])
-        for inner in value.values():
-            field_names(inner, names)
-    elif isinstance(value, list):
-        for inner in value:
-            field_names(inner, names)
-    return names
 
 
 # ------------------------------------------------------------------- board

@@ -407,19 +407,13 @@ class DetourState(State):
 
     def _end_turn(self) -> None:
         self.turns += 1
-        self.dice = []
         if self.turns >= TURN_CAP:
+            self.dice = []
             self.phase = OVER
             self.ending = "turn_cap"
             self.last.append({"cause": "turn_cap", "turns": self.turns})
             return
-        colour = self.colour
-        for _ in range(self.colours):
-            colour = (colour + 1) % self.colours
-            if self.live_pieces(colour):
-                break
-        self.colour = colour
-        self.phase = ROLL
+        self._pass_turn()
 
     def _finish_game(self, seat: int) -> None:
         self.phase = OVER
