@@ -24,7 +24,7 @@ from arena.errors import ArenaError
 from arena.games.dice import stream_seed
 from arena.model import BotSpec, Job, Limits
 from arena.play.executors import Executor
-from arena.play.plan import _option_text
+from arena.play.plan import option_text
 from arena.play.tournament import Plan, Request, play_missing, probe_bots
 from arena.stats.sprt import OUTCOMES, Sprt, pair_outcome
 from arena.store import Store
@@ -57,7 +57,7 @@ class Gauntlet:
         """Pair ``number`` of the whole gauntlet: the candidate first, then second."""
         table = self.tables[number % len(self.tables)]
         index = number // len(self.tables)
-        options = _option_text(table.options)
+        options = option_text(table.options)
         ids = (self.candidate.bot_id, table.opponent.bot_id)
         seed = stream_seed(self.seed, f"gauntlet/{table.game}{options}/{table.opponent.name}/{index}")
         prefix = f"g{self.seed}/{table.game}{options}/{ids[0]}/{ids[1]}/p{index}"

@@ -40,10 +40,10 @@ def plan_round_robin(entrants: list[Entrant], games: list[str], rounds: int, see
             players = [e for e in entrants if game in e.games]
             for a, b in itertools.combinations(players, 2):
                 pair_seed = stream_seed(seed, f"{game}/{round_number}/{a.spec.name}/{b.spec.name}"
-                                              f"{_option_text(chosen)}")
+                                              f"{option_text(chosen)}")
                 for seats in ((a, b), (b, a)):
                     ids = tuple(e.spec.bot_id for e in seats)
-                    key = f"t{seed}/{game}{_option_text(chosen)}/r{round_number}/{ids[0]}/{ids[1]}"
+                    key = f"t{seed}/{game}{option_text(chosen)}/r{round_number}/{ids[0]}/{ids[1]}"
                     jobs.append(Job(key, game, ids, pair_seed, round_number, len(jobs), chosen))
     return jobs
 
@@ -55,7 +55,7 @@ def plan_rotations(specs: list[BotSpec], game: str, rounds: int, seed: int,
     jobs: list[Job] = []
     count = len(specs)
     for round_number in range(rounds):
-        round_seed = stream_seed(seed, f"match/{game}/{round_number}{_option_text(options or {})}")
+        round_seed = stream_seed(seed, f"match/{game}/{round_number}{option_text(options or {})}")
         for turn in range(count):
             seats = tuple(spec.bot_id for spec in specs[turn:] + specs[:turn])
             key = f"match{seed}/{game}/r{round_number}/{'/'.join(seats)}"
@@ -71,10 +71,10 @@ def plan_solo_rounds(entrants: list[Entrant], games: list[str], rounds: int, see
     for round_number in range(rounds):
         for game in games:
             chosen = (options or {}).get(game, {})
-            round_seed = stream_seed(seed, f"{game}/1p/{round_number}{_option_text(chosen)}")
+            round_seed = stream_seed(seed, f"{game}/1p/{round_number}{option_text(chosen)}")
             for entrant in sorted((e for e in entrants if game in e.games), key=lambda e: e.spec.name):
                 bot_id = entrant.spec.bot_id
-                key = f"t{seed}/{game}{_option_text(chosen)}/1p/r{round_number}/{bot_id}"
+                key = f"t{seed}/{game}{option_text(chosen)}/1p/r{round_number}/{bot_id}"
                 jobs.append(Job(key, game, (bot_id,), round_seed, round_number, _ORDER_SPAN + len(jobs), chosen))
     return jobs
 
@@ -154,17 +154,17 @@ def plan_pods(entrants: list[Entrant], games: list[str], players: int, rounds: i
         for round_number in range(rounds):
             for pod in design.round(stream_seed(seed, f"pods/{game}/{players}p/{round_number}")):
                 label = "/".join(pod)
-                pod_seed = stream_seed(seed, f"{game}/{players}p/{round_number}/{label}{_option_text(chosen)}")
+                pod_seed = stream_seed(seed, f"{game}/{players}p/{round_number}/{label}{option_text(chosen)}")
                 for turn in range(players):
                     seats = tuple(ids[name] for name in pod[turn:] + pod[:turn])
-                    key = f"t{seed}/{game}{_option_text(chosen)}/{players}p/r{round_number}/{'/'.join(seats)}"
+                    key = f"t{seed}/{game}{option_text(chosen)}/{players}p/r{round_number}/{'/'.join(seats)}"
                     jobs.append(Job(key, game, seats, pod_seed, round_number,
                                     players * _ORDER_SPAN + len(jobs), chosen))
         balances.append(design.balance(game))
     return jobs, balances
 
 
-def _option_text(options: dict[str, Any]) -> str:
+def option_text(options: dict[str, Any]) -> str:
     """Options as part of a key: nothing for none, so keys without options
     stay what they always were."""
     if not options:
