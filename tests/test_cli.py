@@ -71,6 +71,10 @@ def test_a_forfeiting_bot_loses_and_the_tournament_goes_on(workdir):
         assert termination == "illegal" and "not offered" in detail
         assert json.loads(winners) == [1 - seat]
     assert len(rows) == 36  # four bots: six pairs, three seat-swapped rounds each
+    # The tournament's log says so too: every game stored, every forfeit.
+    log = (workdir / "logs" / "arena.log").read_text()
+    assert len(re.findall(r"stored \d+ of 36: slyyde ", log)) == 36
+    assert len(re.findall(r"liar forfeited slyyde game \S+: illegal \(action not offered", log)) == len(forfeits)
 
 
 def test_solo_plays_through_the_referee_and_reports_roll_counts(workdir):

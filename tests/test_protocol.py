@@ -128,3 +128,28 @@ def test_actions_compare_as_json_values():
     with pytest.raises(BotProtocolError):
         parse_action({"type": "move", "action": {"pawn": 1}}, offered)
     assert canonical({"b": 1, "a": 2}) == canonical({"a": 2, "b": 1})
+
+
+UNFLUSHED_BOT = """
+import json, os, sys
+out = os.fdopen(1, "w", buffering=1 << 16)  # a block-buffered pipe, never flushed
+for line in sys.stdin:
+    if json.loads(line).get("type") == "hello":
+        out.write(json.dumps({"type": "hello", "name": "quiet", "games": ["slyyde"]}) + "\\n")
+"""
+
+
+def test_a_bot_that_never_flushes_is_told_to(tmp_path):
+    from arena.bots.process import BotProcess
+    from arena.bots.protocol import handshake
+    from arena.errors import BotTimeout
+
+    folder_bot(tmp_path / "bots", "quiet", UNFLUSHED_BOT, [])
+    [spec] = discover([tmp_path / "bots"])
+    process = BotProcess(spec, Limits(startup_timeout=5))
+    try:
+        with pytest.raises(BotTimeout, match=r'no answer within 0.5 s; a bot that printed its answer must also '
+                                             r'flush its output \(PROTOCOL.md, "Flush every line"\)'):
+            handshake(process, 0.5)
+    finally:
+        process.close()

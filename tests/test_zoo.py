@@ -71,7 +71,7 @@ CASES = [
     Case("close_stdout", Termination.CRASH, "closed its output while still running"),
     Case("not_json", Termination.BAD_OUTPUT, "expected a JSON object, got \"I'll take the second"),
     Case("wrong_shape", Termination.BAD_OUTPUT, 'expected {"type": "action", "action": ...}, got keys'),
-    Case("not_offered", Termination.ILLEGAL, "action not offered: {'made': 'up'"),
+    Case("not_offered", Termination.ILLEGAL, 'action not offered: {"made":"up"'),
     Case("huge_line", Termination.BAD_OUTPUT, "line exceeds the cap of 1048576 bytes"),
     Case("stderr_flood", Termination.TIMEOUT, "no answer within"),
     Case("orphans", Termination.CRASH, "closed its output: exited with code 0", peak=(3, 4)),

@@ -244,7 +244,9 @@ class BotProcess:
                     return line
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
-                    raise BotTimeout(f"no answer within {timeout:g} s")
+                    raise BotTimeout(f"no answer within {timeout:g} s" + (
+                        "; a bot that printed its answer must also flush its output (PROTOCOL.md, "
+                        "\"Flush every line\")" if self._lines.buffered == 0 else ""))
                 try:
                     chunk = os.read(self._stdout_fd, _READ_CHUNK)
                 except BlockingIOError:

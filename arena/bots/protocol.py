@@ -48,7 +48,7 @@ def parse_action(answer: dict[str, Any], offered: list[dict[str, Any]]) -> int:
         # == is quick but takes 1 for true and 1.0 for 1; canonical() settles it.
         if candidate == action and canonical(candidate) == canonical(action):
             return index
-    raise ValueError(f"action not offered: {action!r}"[:300])
+    raise ValueError(f"action not offered: {canonical(action)}"[:300])
 
 
 def canonical(value: Any) -> str:

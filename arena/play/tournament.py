@@ -184,11 +184,23 @@ def play_missing(plan: Plan, store: Store, executor: Executor, limits: Limits, l
         for record in executor.run(matches, plan.specs, limits, log_dir):
             if store.add_game(record):
                 played += 1
+                _log_game(record, plan.specs, played, len(missing))
             on_game(record)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted: {played} games stored this run, "
                           f"{len(missing) - played} still to play; run the same command again to resume") from None
     return played
+
+
+def _log_game(record: GameRecord, specs: dict[str, BotSpec], played: int, missing: int) -> None:
+    """A stored game in the tournament's log: its result and every forfeit."""
+    names = [specs[bot_id].name if bot_id in specs else bot_id for bot_id in record.job.seats]
+    places = ", ".join(f"{name} {place}" for name, place in zip(names, record.placements))
+    log.info("stored %d of %d: %s %s (%s), %s", played, missing, record.job.game, record.job.key, places,
+             record.termination.value)
+    for forfeit in record.forfeits:
+        log.warning("%s forfeited %s game %s: %s (%s)", names[forfeit.seat], record.job.game, record.job.key,
+                    forfeit.termination.value, forfeit.detail)
 
 
 def plan_solo_series(bot_dir_specs: list[BotSpec], bot_name: str, game: str, count: int,
