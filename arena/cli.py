@@ -176,6 +176,21 @@ class _OneLineErrors(click.Group):
 @click.version_option(package_name="dice-arena")
 def main() -> None:
     """Tournaments between bot processes at Detour, Slyyde, Ciclovia and Roundabout."""
+    _say_skipped_files()
+
+
+class _Terminal(logging.Handler):
+    """Log records as lines on the terminal's stderr (whatever it is now)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(record.getMessage(), err=True)
+
+
+def _say_skipped_files() -> None:
+    """Files in a bots folder that are not bots are named on stderr, with why."""
+    discovery = logging.getLogger("arena.bots.discovery")
+    if not any(isinstance(handler, _Terminal) for handler in discovery.handlers):
+        discovery.addHandler(_Terminal(logging.WARNING))
 
 
 @main.command()
@@ -191,10 +206,12 @@ def main() -> None:
               help="Games played at once.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Tournament seed.")
 @limits_options
-@click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True)
+@click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
+              help="The results database (SQLite).")
 @click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True,
               help="Folder for the leaderboard site.")
-@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True)
+@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
+              help="Where the run's log (arena.log) and each bot's stderr go.")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", "scheduler_address", default=None,
               help="Dask scheduler address (with --executor dask).")
@@ -328,7 +345,8 @@ def list_bots(bot_dirs, move_timeout, startup_timeout):
 
 
 @main.command()
-@click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True)
+@click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
+              help="The results database (SQLite).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True, help="csv: the json rows, one column per field.")
 @_fail_cleanly
@@ -367,7 +385,8 @@ def _standings(store: Store) -> Standings:
 
 
 @main.command("leaderboard")
-@click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True)
+@click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
+              help="The results database (SQLite).")
 @click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True)
 @_fail_cleanly
 def build_leaderboard(db, out):
@@ -387,8 +406,10 @@ def build_leaderboard(db, out):
 @click.option("--seed", type=int, default=1, show_default=True)
 @bots_option
 @limits_options
-@click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True)
-@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True)
+@click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
+              help="The results database (SQLite).")
+@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
+              help="Where the run's log (arena.log) and each bot's stderr go.")
 @_fail_cleanly
 def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeout, db, log_dir):
     """Play solo games (Slyyde) and print the average and best roll counts."""
@@ -487,7 +508,8 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
 @bots_option
 @limits_options
 @click.option("--db", type=click.Path(path_type=Path), default="gauntlet.db", show_default=True)
-@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True)
+@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
+              help="Where the run's log (arena.log) and each bot's stderr go.")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
 @_fail_cleanly

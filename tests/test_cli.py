@@ -11,6 +11,7 @@ import re
 import sqlite3
 import subprocess
 from contextlib import closing
+from pathlib import Path
 
 import pytest
 from support import ARENA, arena, arena_environment, python_bot, random_bots
@@ -75,6 +76,17 @@ def test_a_forfeiting_bot_loses_and_the_tournament_goes_on(workdir):
     log = (workdir / "logs" / "arena.log").read_text()
     assert len(re.findall(r"stored \d+ of 36: slyyde ", log)) == 36
     assert len(re.findall(r"liar forfeited slyyde game \S+: illegal \(action not offered", log)) == len(forfeits)
+
+
+def test_files_that_are_not_bots_are_named_with_why(workdir):
+    (workdir / "bots" / "notes").write_text("not a bot")
+    (workdir / "bots" / "helpers").mkdir()
+    (workdir / "other").mkdir()
+    result = arena("bots", "--bots", "bots", "--bots", "other", cwd=workdir, check=True)
+    assert f"skipping {Path('bots') / 'notes'}: not executable (chmod +x it, or name it .py or .js)" in result.stderr
+    assert f"skipping {Path('bots') / 'helpers'}: a folder without bot.json" in result.stderr
+    assert "skipping other: no bots in it" in result.stderr
+    assert "alpha" in result.stdout
 
 
 def test_solo_plays_through_the_referee_and_reports_roll_counts(workdir):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -18,6 +19,8 @@ from pathlib import Path
 
 from arena.errors import ArenaError
 from arena.model import BotSpec
+
+log = logging.getLogger(__name__)
 
 MANIFEST = "bot.json"
 _IGNORED_SUFFIXES = {".md", ".txt", ".json", ".pyc", ".log"}
@@ -32,16 +35,31 @@ def discover(folders: Sequence[str | Path]) -> list[BotSpec]:
         folder = Path(folder)
         if not folder.is_dir():
             raise ArenaError(f"bots folder does not exist: {str(folder)!r}")
+        before = len(found)
         for entry in sorted(folder.iterdir()):
             spec = _bot_at(entry)
             if spec is None:
+                if reason := _not_a_bot(entry):
+                    log.warning("skipping %s: %s", entry, reason)
                 continue
             if spec.name in found:
                 raise ArenaError(f"two bots are named {spec.name!r}: {found[spec.name].path} and {spec.path}")
             found[spec.name] = spec
+        if len(found) == before and len(folders) > 1:
+            log.warning("skipping %s: no bots in it", folder)
     if not found:
         raise ArenaError(f"no bots found in {', '.join(map(str, folders))}")
     return sorted(found.values(), key=lambda spec: spec.name)
+
+
+def _not_a_bot(entry: Path) -> str | None:
+    """Why a file a person may have meant as a bot is not one (None for
+    what is plainly not meant: hidden or private names, documents)."""
+    if entry.name.startswith((".", "_")) or entry.suffix in _IGNORED_SUFFIXES:
+        return None
+    if entry.is_dir():
+        return f"a folder without {MANIFEST} (a folder bot needs one naming its command)"
+    return "not executable (chmod +x it, or name it .py or .js)"
 
 
 def _bot_at(entry: Path) -> BotSpec | None:
