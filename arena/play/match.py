@@ -4,6 +4,7 @@ process reused from game to game, every process gone at the end."""
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Generator
 from pathlib import Path
 
@@ -13,10 +14,12 @@ from arena.play.referee import play_game
 
 
 def match_log_dir(log_dir: Path, jobs: list[Job]) -> Path:
-    """A folder per match for its bots' stderr logs, named stably."""
+    """A folder per match for its bots' stderr logs, named stably: the
+    game, the bots (by name), the round, and a hash of the match's keys."""
     first = jobs[0]
     digest = hashlib.sha256("\n".join(job.key for job in jobs).encode()).hexdigest()[:10]
-    return log_dir / "bots" / f"{first.game}-r{first.round}-{digest}"
+    names = "-".join(re.sub(r"[^A-Za-z0-9_.]", "_", bot_id.partition("@")[0])[:20] for bot_id in first.seats)
+    return log_dir / "bots" / f"{first.game}-{names}-r{first.round}-{digest}"
 
 
 def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits,
