@@ -447,7 +447,7 @@ def sweep(config: dict, bot_pid: int | None) -> int | None:
         kill_uid(config["uid"], deadline)
     status = kill_descendants(bot_pid or -1, deadline)
     if config.get("cgroup"):
-        remove_cgroup(config["cgroup"], time.monotonic() + 1.0)
+        remove_cgroup(config["cgroup"], time.monotonic() + SWEEP_SECONDS)
     if config.get("workdir"):
         remove_tree(config["workdir"])
     return status
@@ -501,9 +501,15 @@ def main(argv: list[str]) -> int:
         _check(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "child subreaper")
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         try:
-            if config.get("cgroup_base"):
-                _make_cgroup(config)
-            _make_workdir(config)
+            # A stop that came between making a folder and noting it in the
+            # config would leave it unswept: stops wait until both are noted.
+            signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+            try:
+                if config.get("cgroup_base"):
+                    _make_cgroup(config)
+                _make_workdir(config)
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
             bot_pid = _start(config, command)
         except OSError as exc:
             _report(status_fd, {"error": exc.strerror or str(exc)})
