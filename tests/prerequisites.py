@@ -48,9 +48,11 @@ def _can_install() -> str | None:
 @functools.cache
 def _install(program: Program) -> str | None:
     """Install ``program`` with apt-get; why it failed, or None."""
-    sys.stderr.write(f"\n[arena tests] {program.name} is missing, needed for {program.needed_for}: "
-                     f"installing Debian's {program.debian_package} with apt-get (a minute or two)...\n")
-    sys.stderr.flush()
+    # Straight to the terminal: pytest captures what tests print.
+    terminal = sys.__stderr__ or sys.stderr
+    terminal.write(f"\n[arena tests] {program.name} is missing, needed for {program.needed_for}: "
+                   f"installing Debian's {program.debian_package} with apt-get (a minute or two)...\n")
+    terminal.flush()
     environment = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     for command in (["apt-get", "update", "-qq"],
                     ["apt-get", "install", "-y", "-qq", "--no-install-recommends", program.debian_package]):
