@@ -11,6 +11,7 @@ from another version is refused and left as it was.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import random
@@ -92,8 +93,21 @@ def private_tmp(workdir: Path) -> Path:
     return folder
 
 
-def leftover_workdirs(workdir: Path) -> list[Path]:
-    return list(private_tmp(workdir).glob("arena-bot-*"))
+def leftover_workdirs(workdir: Path) -> list[str]:
+    """The bot working folders left in the run's temporary folder, each with
+    what it holds and whether a live process still holds its lock."""
+    found = []
+    for path in private_tmp(workdir).glob("arena-bot-*"):
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            owner = "no owner"
+        except OSError:
+            owner = "owned by a live process"
+        finally:
+            os.close(fd)
+        found.append(f"{path.name} ({owner}; holds {sorted(p.name for p in path.iterdir())})")
+    return found
 
 
 def consistent(db: Path) -> None:

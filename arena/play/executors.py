@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import logging
 import multiprocessing
+import os
 import queue
 import signal
 import traceback
@@ -92,7 +93,7 @@ class LocalExecutor:
         results = context.Queue()
         for match in matches:
             tasks.put([job.to_json() for job in match])
-        workers = [context.Process(target=_worker, args=(tasks, results, specs, limits, log_dir),
+        workers = [context.Process(target=_worker, args=(tasks, results, specs, limits, log_dir, os.getpid()),
                                    name=f"arena-worker-{n}", daemon=True)
                    for n in range(min(self.jobs, len(matches)))]
         for _ in workers:
@@ -133,10 +134,13 @@ def _collect(results, workers) -> Iterator[GameRecord]:
             raise ArenaError(f"a worker failed: {payload}")
 
 
-def _worker(tasks, results, specs: dict[str, BotSpec], limits: Limits, log_dir: Path | None) -> None:
+def _worker(tasks, results, specs: dict[str, BotSpec], limits: Limits, log_dir: Path | None,
+            parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_signal)
     ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the signal was set: it would never come
+        return
     try:
         while (match := tasks.get()) is not None:
             jobs = [Job.from_json(job) for job in match]
