@@ -196,11 +196,16 @@ def command_line(pid: int) -> list[str]:
         return []
 
 
-def bots_under(root: int) -> set[int]:
+def bots_under(root: int) -> dict[int, list[str]]:
     """The live processes under ``root`` that run a bot shipped to a worker
-    (the bot, and whatever supervises it, name the bot's unpacked file)."""
-    return {pid for pid in descendants(root)
-            if alive(pid) and any("arena-bots" in part for part in command_line(pid))}
+    (the bot, and whatever supervises it, name the bot's unpacked file), with
+    their command lines read at once: a bot may end a moment later."""
+    found = {}
+    for pid in descendants(root):
+        command = command_line(pid)
+        if alive(pid) and any("arena-bots" in part for part in command):
+            found[pid] = command
+    return found
 
 
 # -- a real dask scheduler and real dask workers ------------------------------------
@@ -380,7 +385,6 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
                 # Whichever worker is first seen playing a match is killed.
                 number, playing, in_progress = wait_for(playing_a_match, 120, "a match's bots on a worker")
                 victim, dead, survivor = cluster.workers[number], f"w{number}", names[f"w{1 - number}"]
-                commands = [command_line(pid) for pid in playing]
                 os.killpg(victim.pid, signal.SIGKILL)
                 victim.wait(timeout=10)
             finally:
@@ -405,7 +409,7 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
     # content hash into a folder of its own (which its SIGKILL left behind).
     wait_for(lambda: not any(alive(pid) for pid in playing), 10, "the dead worker's bots to end")
     hashes = {spec.content_hash for spec in discover([bots])}
-    for command in commands:
+    for command in playing.values():
         assert not any(str(bots) in part for part in command)
         shipped = Path(next(part for part in command if "/arena-bots-" in part))
         cache = next(folder for folder in shipped.parents if folder.name.startswith("arena-bots-"))
