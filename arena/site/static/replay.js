@@ -11,7 +11,6 @@
   "use strict";
   const root = document.getElementById("replay");
   if (!root) return;
-  const PHASE_MS = 520;       // one phase of an animation at 1x
   const PAUSE_MS = 420;       // between steps when playing at 1x
   const $ = function (id) { return document.getElementById(id); };
   const game = root.getAttribute("data-game");
@@ -92,47 +91,14 @@
 
   // ------------------------------------------------------------ text
 
-  function seatLabel(seat) {
-    const info = meta.seats[seat];
-    return info && info.name ? info.name + " (seat " + seat + ")" : "seat " + seat;
-  }
+  function seatLabel(seat) { return ArenaBoards.util.seatLabel(meta, seat); }
+  function streamLabel(stream) { return ArenaBoards.util.streamLabel(meta, stream); }
 
-  function streamLabel(stream) {
-    const match = /^seat:(\d+)$/.exec(stream || "");
-    return match ? seatLabel(parseInt(match[1], 10)) : stream;
-  }
+  const actionText = ArenaBoards.util.actionText;
 
-  function actionText(action) {
-    if (action === null || typeof action !== "object") return JSON.stringify(action);
-    return Object.keys(action).map(function (key) {
-      const value = action[key];
-      return key + ": " + (typeof value === "object" ? JSON.stringify(value) : String(value));
-    }).join(", ");
-  }
+  function eventShort(event) { return ArenaBoards.util.eventText(event, meta); }
 
-  function eventShort(event) {
-    if (event.kind === "chance") {
-      return (event.purpose || "chance") + " · " + streamLabel(event.stream) + " · " + event.values.join(" ");
-    }
-    if (event.kind === "retire") return seatLabel(event.seat) + " is out: " + event.reason.replace("_", " ");
-    return seatLabel(event.seat) + " → " + actionText(event.offered[event.chosen]);
-  }
-
-  function dieFace(value, sides) {
-    const U = ArenaBoards.util;
-    const face = U.el(null, "svg", {class: "die", viewBox: "0 0 24 24", width: 30, height: 30,
-                                    role: "img", "aria-label": "die showing " + value});
-    U.el(face, "rect", {x: 1, y: 1, width: 22, height: 22, rx: 4, class: "die-face"});
-    const pips = {1: [[12, 12]], 2: [[7, 7], [17, 17]], 3: [[7, 7], [12, 12], [17, 17]],
-                  4: [[7, 7], [17, 7], [7, 17], [17, 17]], 5: [[7, 7], [17, 7], [12, 12], [7, 17], [17, 17]],
-                  6: [[7, 6], [17, 6], [7, 12], [17, 12], [7, 18], [17, 18]]};
-    if (sides === 6 && pips[value]) {
-      for (const p of pips[value]) U.el(face, "circle", {cx: p[0], cy: p[1], r: 2.2, class: "pip"});
-    } else {
-      U.el(face, "text", {x: 12, y: 16.5, "text-anchor": "middle", class: "die-number"}, value);
-    }
-    return face;
-  }
+  const dieFace = ArenaBoards.util.dieFace;
 
   // ------------------------------------------------------------ the player
 
@@ -144,28 +110,10 @@
 
   function finishAnimation() {
     if (!animation) return;
-    cancelAnimationFrame(animation.frame);
     const done = animation;
     animation = null;
-    view.render(states[done.to]);
+    done.finish();
     setAttr("data-animating", 0);
-  }
-
-  function ease(t) {
-    const whole = Math.floor(t), part = t - whole;
-    return whole + (part < 0.5 ? 2 * part * part : 1 - Math.pow(-2 * part + 2, 2) / 2);
-  }
-
-  function applyTrack(track, f) {
-    if (track.points) {
-      const p = ArenaBoards.util.along(track.points, f);
-      ArenaBoards.util.place(track.el, p[0], p[1], track.suffix);
-    }
-    if (track.rotate) {
-      const r = track.rotate;
-      track.el.setAttribute("transform", "rotate(" + (r.from + (r.to - r.from) * f).toFixed(2) + " " + r.cx + " " + r.cy + ")");
-    }
-    if (track.apply) track.apply(f);
   }
 
   function transitionInto(k) {
@@ -183,41 +131,17 @@
   /* Animate the step into state k, drawn from state k - 1. */
   function animateInto(k, factor, then) {
     const plan = transitionInto(k);
-    if (!plan || !plan.tracks.length) {
-      view.render(states[k]);
+    const handle = ArenaBoards.util.animate(view, plan, states[k - 1], states[k], factor, function () {
+      animation = null;
+      setAttr("data-animating", 0);
       if (then) then();
-      return;
-    }
-    view.render(states[k - 1]);
-    if (view.prepare) view.prepare(states[k - 1], states[k]);
-    const phases = Math.max(1, plan.phases || 1);
-    const duration = phases * PHASE_MS / factor;
-    const tracks = plan.tracks.slice().sort(function (a, b) { return a.t0 - b.t0; });
-    const started = performance.now();
+    });
+    if (!handle) return;
+    animation = handle;
     setAttr("data-animating", 1);
     setAttr("data-anim-speed", factor);
-    setAttr("data-anim-duration", Math.round(duration));
+    setAttr("data-anim-duration", Math.round(handle.duration));
     setAttr("data-anim-step", k);
-    animation = {to: k, frame: 0};
-    function frame(now) {
-      if (!animation) return;
-      const t = Math.min(1, (now - started) / duration) * phases;
-      const eased = ease(t >= phases ? phases : t);
-      for (const track of tracks) {
-        if (eased < track.t0) continue;
-        const span = Math.max(1e-6, track.t1 - track.t0);
-        applyTrack(track, Math.min(1, (eased - track.t0) / span));
-      }
-      if (t >= phases) {
-        animation = null;
-        view.render(states[k]);
-        setAttr("data-animating", 0);
-        if (then) then();
-        return;
-      }
-      animation.frame = requestAnimationFrame(frame);
-    }
-    animation.frame = requestAnimationFrame(frame);
   }
 
   function show(k, animate, factor, then) {

@@ -268,7 +268,24 @@
       return (phases[state.phase] || state.phase) + " — " + left;
     }
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe,
+    // Pieces, wheels and spaces (a START by its index in board.starts) as
+    // the actions name them.
+    function spots(action, state) {
+      if (action.piece !== undefined) {
+        const at = pointOf(state.pieces[action.piece], state);
+        return [{x: at[0], y: at[1], r: 2.6, label: "piece " + action.piece}];
+      }
+      if (action.wheel !== undefined) {
+        const w = board.wheels[action.wheel];
+        return [{x: w.x, y: w.y, r: w.radius + 1.2, label: "wheel " + action.wheel + " (" + w.name + ")"}];
+      }
+      const id = action.toward !== undefined ? action.toward
+        : action.start !== undefined ? board.starts[action.start].space : undefined;
+      if (id === undefined) return [];
+      return [{x: space[id].x, y: space[id].y, r: 2.2, label: "space " + id + " (" + space[id].kind + ")"}];
+    }
+
+    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();

@@ -210,7 +210,18 @@
       return what + " — " + counts;
     }
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe,
+    // The darts an action names (a move names one, a reversal one or two);
+    // offers, passes and answers name nothing on the board.
+    function spots(action, state) {
+      const ids = action.dart !== undefined ? [action.dart] : Array.isArray(action.reverse) ? action.reverse : [];
+      return ids.map(function (id) {
+        const d = state.darts.find(function (x) { return x.id === id; });
+        const p = restPoint(d, state);
+        return {x: p[0], y: p[1], r: 2.6, label: "dart " + id};
+      });
+    }
+
+    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();
