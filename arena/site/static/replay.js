@@ -102,7 +102,8 @@
 
   // ------------------------------------------------------------ the player
 
-  let states = [], events = [], view = null;
+  let states = [], events = [], view = null, offers = null;
+  let answerMs = [], timeoutMs = null, decisionNumber = [];  // decisionNumber[k]: how many decisions before event k
   let step = 0, playing = false, speed = 1, animation = null, timer = null;
   const motionCache = {};
 
@@ -186,18 +187,20 @@
         const list = document.createElement("ol");
         list.className = "offered";
         list.start = 0;
-        event.offered.forEach(function (action, index) {
-          const li = document.createElement("li");
-          li.textContent = actionText(action);
-          if (index === event.chosen) {
-            li.className = "chosen";
-            li.setAttribute("aria-current", "true");
-          }
-          list.appendChild(li);
-        });
         panel.appendChild(list);
+        // On the board as it was when the bot was asked.
+        offers.show(states[step - 1], event.offered, {chosen: event.chosen, list: list});
+        panel.appendChild(botMessage(step - 1, event));
       }
     }
+    if (step === 0 || events[step - 1].kind !== "decision") offers.clear();
+    const link = document.createElement("a");
+    link.className = "step-link";
+    link.href = "#step=" + step;
+    link.textContent = "link to this step";
+    heading.appendChild(document.createTextNode(" "));
+    heading.appendChild(link);
+    if (location.hash !== "#step=" + step) history.replaceState(null, "", "#step=" + step);
     const effects = states[step].last || [];
     if (effects.length && step > 0) {
       const ul = document.createElement("ul");
@@ -228,6 +231,27 @@
     } else {
       banner.hidden = true;
     }
+  }
+
+  /* The decide message the bot received at event k (BotSeat.decide sends
+     the state before it, the offered actions and the move timeout), and
+     how long it took to answer. */
+  function botMessage(k, event) {
+    const box = document.createElement("details");
+    box.className = "bot-message";
+    const summary = document.createElement("summary");
+    const ms = answerMs[decisionNumber[k]];
+    summary.textContent = "the message " + seatLabel(event.seat) + " received" +
+      (ms === undefined ? "" : " · answered in " + (ms < 10 ? ms.toFixed(1) : Math.round(ms)) + " ms" +
+       (timeoutMs === null ? "" : " of " + timeoutMs));
+    box.appendChild(summary);
+    const message = {type: "decide", state: states[k], actions: event.offered};
+    if (timeoutMs !== null) message.timeout_ms = timeoutMs;
+    const pre = document.createElement("pre");
+    pre.textContent = JSON.stringify(message, null, 2) +
+      (timeoutMs === null ? "\n(timeout_ms not recorded for this game)" : "");
+    box.appendChild(pre);
+    return box;
   }
 
   function stop() {
@@ -303,6 +327,12 @@
     list.appendChild(fragment);
   }
 
+  /* #step=22 in the address opens the replay at step 22. */
+  function stepInAddress() {
+    const match = /^#step=(\d+)$/.exec(location.hash);
+    return match ? parseInt(match[1], 10) : null;
+  }
+
   async function start() {
     const factory = window.ArenaBoards && window.ArenaBoards[game];
     const board = window.ArenaBoardData && window.ArenaBoardData[game];
@@ -320,12 +350,22 @@
     for (const id of ["r-slider", "r-jump"]) $(id).max = states.length - 1;
     $("r-total").textContent = states.length - 1;
     view = factory(svg, board, meta);
+    offers = ArenaBoards.offers(svg, view);
+    answerMs = data.answer_ms || [];
+    timeoutMs = data.timeout_ms === undefined ? null : data.timeout_ms;
+    let decisions = 0;
+    decisionNumber = events.map(function (event) { return event.kind === "decision" ? decisions++ : decisions; });
     const box = (svg.getAttribute("viewBox") || "0 0 1 1").split(/\s+/).map(Number);
     if (box[2] / box[3] > 1.6) root.classList.add("wide-board");
     fillEventList();
     wire();
     setAttr("data-animating", 0);
-    show(0, false);
+    show(stepInAddress() || 0, false);
+    root.querySelector(".board-wrap").appendChild(ArenaBoards.util.legend(svg, view.legend));
+    window.addEventListener("hashchange", function () {
+      const k = stepInAddress();
+      if (k !== null && k !== step) { stop(); show(k, false); }
+    });
     root.setAttribute("data-ready", "1");
   }
 

@@ -72,6 +72,9 @@
     offers = ArenaBoards.offers(svg, view);
     state = message.state;
     view.render(state);
+    const wrap = root.querySelector(".board-wrap"), old = wrap.querySelector(".board-legend");
+    if (old) old.remove();
+    wrap.appendChild(U.legend(svg, view.legend));
     $("p-events").textContent = "";
     $("p-dice").textContent = "";
     $("p-result").hidden = true;

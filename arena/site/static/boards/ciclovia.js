@@ -216,7 +216,11 @@
       return [];
     }
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots,
+    const legend = [[".cv-street.cv-grey:not(.cv-light)", "grey street"], [".cv-street.cv-brown:not(.cv-light)", "brown street"],
+                    [".cv-light", "traffic-light street"], [".cv-arrival", "arrival"], [".cv-garage", "garage"],
+                    [".cv-stage-1", "block of stage 1, doors numbered"], [".cv-stage-2", "block of stage 2"]];
+
+    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots, legend: legend,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();

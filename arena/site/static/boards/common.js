@@ -8,6 +8,9 @@
                                into state (state.last says what happened)
      describe(state)           one line about the position (optional)
      effectText(effect)        one line per entry of state.last (optional)
+     legend                    [[selector, words]]: the kinds of space,
+                               each shown by a copy of the first element
+                               the selector finds on the board (legend())
      spots(action, state)      where an offered action shows on the board:
                                [{x, y, r, label}] (none for an action
                                that names nothing on the board); what
@@ -68,6 +71,7 @@
     el(g, "circle", {class: "piece-shine", r: radius * 0.45, cx: -radius * 0.3, cy: -radius * 0.3});
     el(g, "text", {class: "piece-label", "font-size": radius * 1.15, y: radius * 0.4, "text-anchor": "middle"},
        label === undefined ? String(seat) : label);
+    el(g, "title", {}, "seat " + seat);
     return g;
   }
 
@@ -118,6 +122,36 @@
       el(face, "text", {x: 12, y: 16.5, "text-anchor": "middle", class: "die-number"}, value);
     }
     return face;
+  }
+
+  /* The legend of a drawn board: per entry, a small copy of the first
+     element on the board that the selector finds, and the words. */
+  function legend(svg, entries) {
+    const list = document.createElement("ul");
+    list.className = "board-legend";
+    const boardClass = (svg.getAttribute("class") || "").split(/\s+/).filter(function (c) {
+      return c.indexOf("board-") === 0;
+    }).join(" ");
+    for (const entry of entries || []) {
+      const source = svg.querySelector(entry[0]);
+      if (!source) continue;
+      const box = source.getBBox();
+      const pad = Math.max(box.width, box.height) * 0.08;
+      const swatch = el(null, "svg", {class: "legend-swatch " + boardClass, width: 22, height: 22, "aria-hidden": "true",
+                                      viewBox: [box.x - pad, box.y - pad, box.width + 2 * pad, box.height + 2 * pad].join(" ")});
+      const copy = source.cloneNode(true);
+      copy.removeAttribute("transform");  // getBBox is in the element's own coordinates
+      for (const node of [copy].concat(Array.from(copy.querySelectorAll("*")))) {
+        for (const name of ["data-space", "data-piece", "data-wheel", "data-block", "id"]) node.removeAttribute(name);
+        if (node.tagName === "title") node.remove();
+      }
+      swatch.appendChild(copy);
+      const item = document.createElement("li");
+      item.appendChild(swatch);
+      item.appendChild(document.createTextNode(entry[1]));
+      list.appendChild(item);
+    }
+    return list;
   }
 
   const PHASE_MS = 520;       // one phase of an animation at 1x
@@ -185,5 +219,5 @@
   window.ArenaBoards.util = {NS: NS, SEAT_COLOURS: SEAT_COLOURS, el: el, place: place, along: along,
                              pawn: pawn, seatName: seatName, seatLabel: seatLabel,
                              streamLabel: streamLabel, eventText: eventText, actionText: actionText, dieFace: dieFace,
-                             animate: animate};
+                             animate: animate, legend: legend};
 })();

@@ -116,6 +116,7 @@
         U.el(g, "path", {class: "piece-shadow", d: "M 2.5 0.35 L -1.6 -1.5 L -0.7 0.35 L -1.6 1.9 z"});
         U.el(g, "path", {class: "piece-body", d: "M 2.4 0 L -1.7 -1.85 L -0.8 0 L -1.7 1.85 z", fill: COLOURS[p.colour % 4]});
         U.el(g, "text", {class: "piece-label", "font-size": 1.5, x: -0.2, y: 0.5, "text-anchor": "middle"}, p.seat);
+        U.el(g, "title", {}, "piece " + p.id + " (" + U.seatName(meta, p.seat) + ")");
         pieces[p.id] = g;
       }
     }
@@ -285,7 +286,10 @@
       return [{x: space[id].x, y: space[id].y, r: 2.2, label: "space " + id + " (" + space[id].kind + ")"}];
     }
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots,
+    const legend = [[".space.dt-path", "path space"], [".space.dt-start", "START"], [".space.dt-finish", "FINISH"],
+                    [".space.dt-star", "star space"], [".dt-centre", "centre"], [".dt-wheel", "wheel (its hub a star)"]];
+
+    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots, legend: legend,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();

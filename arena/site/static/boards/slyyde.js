@@ -173,7 +173,11 @@
       return [];
     }
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots,
+    const legend = [[".sq-start", "START"], [".sq-plain", "plain square"], [".sq-safe", "safe square"],
+                    [".sq-triangle", "triangle: slyyde down its line"], [".sq-black", "black square: its diagonal"],
+                    [".sq-back6", "Back-6: send an opponent back six"], [".sq-centre", "CENTRE: the goal"]];
+
+    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots, legend: legend,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();
