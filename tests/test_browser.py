@@ -335,10 +335,11 @@ def test_a_replay_explains_each_decision(site, watched, name):
         lit = {int(i) for i in page.eval_on_selector_all("#r-event ol.offered li.lit",
                                                           "items => items.map(i => i.dataset.index)")}
         assert lit == ringed[0]
-    message = page.locator("details.bot-message")
+    message = page.locator("#r-message")
     number = decisions.index(k)
     assert "answered in" in message.locator("summary").inner_text()
     message.locator("summary").click()
+    page.wait_for_function("document.querySelector('#r-message pre').textContent !== ''")
     shown = json.loads(message.locator("pre").inner_text())
     assert shown == {"type": "decide", "state": states[k], "actions": event["offered"], "timeout_ms": 5000}
     assert times.seconds[number] < 5.0
@@ -346,7 +347,7 @@ def test_a_replay_explains_each_decision(site, watched, name):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"decision-{name}.png"), full_page=True)
     page.click("#r-forward")
-    assert page.evaluate("location.hash") == f"#step={k + 2}"
+    page.wait_for_function(f"location.hash === '#step={k + 2}'")  # the address follows the step
     watched.assert_clean()
 
 

@@ -33,6 +33,7 @@
     '<label class="speed">speed <select id="r-speed"><option value="0.5">\u00bd\u00d7</option>' +
     '<option value="1" selected>1\u00d7</option><option value="2">2\u00d7</option><option value="4">4\u00d7</option></select></label></div>' +
     '<div id="r-event" class="event-panel" aria-live="polite"></div>' +
+    '<details id="r-message" class="bot-message" hidden><summary></summary><pre></pre></details>' +
     '<div id="r-status" class="status"></div>' +
     '<ol id="r-events" class="event-list" start="1"></ol>';
 
@@ -104,7 +105,7 @@
 
   let states = [], events = [], view = null, offers = null;
   let answerMs = [], timeoutMs = null, decisionNumber = [];  // decisionNumber[k]: how many decisions before event k
-  let step = 0, playing = false, speed = 1, animation = null, timer = null;
+  let step = 0, playing = false, speed = 1, animation = null, timer = null, addressTimer = null;
   const motionCache = {};
 
   function setAttr(name, value) { root.setAttribute(name, String(value)); }
@@ -190,9 +191,9 @@
         panel.appendChild(list);
         // On the board as it was when the bot was asked.
         offers.show(states[step - 1], event.offered, {chosen: event.chosen, list: list});
-        panel.appendChild(botMessage(step - 1, event));
       }
     }
+    showBotMessage(step > 0 && events[step - 1].kind === "decision" ? step - 1 : null);
     if (step === 0 || events[step - 1].kind !== "decision") offers.clear();
     const link = document.createElement("a");
     link.className = "step-link";
@@ -200,7 +201,12 @@
     link.textContent = "link to this step";
     heading.appendChild(document.createTextNode(" "));
     heading.appendChild(link);
-    if (location.hash !== "#step=" + step) history.replaceState(null, "", "#step=" + step);
+    // The address follows once the steps stop flying by: browsers throttle
+    // replaceState called on every step of a fast run through a game.
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(function () {
+      if (location.hash !== "#step=" + step) history.replaceState(null, "", "#step=" + step);
+    }, 150);
     const effects = states[step].last || [];
     if (effects.length && step > 0) {
       const ul = document.createElement("ul");
@@ -235,23 +241,32 @@
 
   /* The decide message the bot received at event k (BotSeat.decide sends
      the state before it, the offered actions and the move timeout), and
-     how long it took to answer. */
-  function botMessage(k, event) {
-    const box = document.createElement("details");
-    box.className = "bot-message";
-    const summary = document.createElement("summary");
+     how long it took to answer: one box, kept open or closed from step to
+     step, its message written only while open (a whole state
+     pretty-printed at every step of a quick run costs). */
+  function showBotMessage(k) {
+    const box = $("r-message");
+    box.hidden = k === null;
+    box.setAttribute("data-event", k === null ? "" : k);
+    if (k === null) return;
+    const event = events[k];
     const ms = answerMs[decisionNumber[k]];
-    summary.textContent = "the message " + seatLabel(event.seat) + " received" +
+    box.querySelector("summary").textContent = "the message " + seatLabel(event.seat) + " received" +
       (ms === undefined ? "" : " · answered in " + (ms < 10 ? ms.toFixed(1) : Math.round(ms)) + " ms" +
        (timeoutMs === null ? "" : " of " + timeoutMs));
-    box.appendChild(summary);
-    const message = {type: "decide", state: states[k], actions: event.offered};
+    writeBotMessage();
+  }
+
+  function writeBotMessage() {
+    const box = $("r-message"), pre = box.querySelector("pre");
+    const k = box.getAttribute("data-event");
+    if (!box.open || k === "" || pre.getAttribute("data-event") === k) return;
+    const event = events[+k];
+    const message = {type: "decide", state: states[+k], actions: event.offered};
     if (timeoutMs !== null) message.timeout_ms = timeoutMs;
-    const pre = document.createElement("pre");
     pre.textContent = JSON.stringify(message, null, 2) +
       (timeoutMs === null ? "\n(timeout_ms not recorded for this game)" : "");
-    box.appendChild(pre);
-    return box;
+    pre.setAttribute("data-event", k);
   }
 
   function stop() {
@@ -299,6 +314,7 @@
       const k = parseInt(this.value, 10);
       if (!isNaN(k) && k !== step) { stop(); show(k, false); }
     });
+    $("r-message").addEventListener("toggle", writeBotMessage);
     $("r-events").addEventListener("click", function (event) {
       const li = event.target.closest("li");
       if (li && li.parentNode === this) { stop(); show(Array.prototype.indexOf.call(this.children, li) + 1, true); }
