@@ -59,26 +59,32 @@ class Server:
         return self.process.returncode, out, err
 
 
+# What a decision offers: the number of actions in each ring on the board,
+# and of entries in the list; null once the game is over.
+OFFERED = """() => document.getElementById('play').dataset.phase === 'over' ? null : {
+    rings: Array.from(document.querySelectorAll('#board .offer-spot')).map(r => r.dataset.offers.split(' ').length),
+    buttons: document.querySelectorAll('#p-actions button').length}"""
+
+
 def play_by_clicking(page, rng: random.Random) -> int:
     """Answer every decision with a click until the game is over; the
     number of decisions made."""
     decisions = 0
     while True:
         page.wait_for_function(f"['decide', 'over'].includes({PHASE})", timeout=60_000)
-        if page.evaluate(PHASE) == "over":
+        offered = page.evaluate(OFFERED)
+        if offered is None:
             return decisions
-        rings = page.locator("#board .offer-spot")
-        if rings.count() and rng.random() < 0.8:
-            ring = rings.nth(rng.randrange(rings.count()))
-            several = len(ring.get_attribute("data-offers").split()) > 1
-            ring.click()
-            if several:  # a ring of several actions picks them out in the list
+        rings = offered["rings"]
+        if rings and rng.random() < 0.8:
+            ring = rng.randrange(len(rings))
+            page.locator("#board .offer-spot").nth(ring).click(force=True)
+            if rings[ring] > 1:  # a ring of several actions picks them out in the list
                 picked = page.locator("#p-actions li.picked button")
-                assert picked.count() > 1
-                picked.nth(rng.randrange(picked.count())).click()
+                assert picked.count() == rings[ring]
+                picked.nth(rng.randrange(rings[ring])).click(force=True)
         else:
-            buttons = page.locator("#p-actions button")
-            buttons.nth(rng.randrange(buttons.count())).click()
+            page.locator("#p-actions button").nth(rng.randrange(offered["buttons"])).click(force=True)
         decisions += 1
 
 
@@ -162,6 +168,19 @@ def test_ctrl_c_mid_game_leaves_nothing_running(browser, tmp_path):
         watched.context.close()
     assert code == 0 and "stopped" in out, err
     assert "Traceback" not in err
+    assert server.bot_processes() == []
+
+
+@pytest.mark.slow
+def test_closing_the_page_mid_game_stops_the_bots_and_the_server(browser, tmp_path):
+    server = Server(tmp_path, "ciclovia", bots=("rando", "rando2"))
+    watched = Watched(browser)
+    watched.page.goto(server.url + "?speed=0")
+    watched.page.wait_for_function(f"{PHASE} === 'decide'", timeout=30_000)
+    assert len(server.bot_processes()) >= 2
+    watched.context.close()
+    code, out, err = server.wait()
+    assert code == 0 and "stopped" in out and not err
     assert server.bot_processes() == []
 
 

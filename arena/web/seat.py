@@ -8,12 +8,14 @@ thread-safe queue."""
 from __future__ import annotations
 
 import queue
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from arena.errors import BotTimeout, IllegalAnswer
 from arena.games.base import Action, State
 from arena.model import Job
+from arena.play.referee import Seat
 
 # Put on the choices queue when the page has gone: the game is abandoned.
 LEFT = object()
@@ -45,6 +47,7 @@ class BrowserSeat:
         try:
             choice = self.choices.get(timeout=self.timeout)
         except queue.Empty:
+            self.send({"type": "out", "message": f"You had {self.timeout:g} s to choose: you are out of this game."})
             raise BotTimeout(f"no choice within {self.timeout:g} s") from None
         if choice is LEFT:
             raise PersonLeft("the page was closed")
@@ -57,3 +60,31 @@ class BrowserSeat:
 
     def end_game(self, state: State, result: dict[str, Any]) -> None:
         """The page hears the end from the server, with the whole record."""
+
+
+class WatchedSeat:
+    """A bot's seat in a game the page may leave: once it has, the next
+    call ends the game (PersonLeft), so that the bots do not play on
+    unwatched (a person who timed out is out, and the others play on)."""
+
+    def __init__(self, seat: Seat, left: threading.Event) -> None:
+        self.seat, self.left = seat, left
+
+    def _check(self) -> None:
+        if self.left.is_set():
+            raise PersonLeft("the page was closed")
+
+    def start_game(self, job: Job, seat: int, state: State) -> None:
+        self._check()
+        self.seat.start_game(job, seat, state)
+
+    def decide(self, state: State, actions: list[Action], timeout: float) -> int:
+        self._check()
+        return self.seat.decide(state, actions, timeout)
+
+    def observe(self, event: dict[str, Any], state: State) -> None:
+        self._check()
+        self.seat.observe(event, state)
+
+    def end_game(self, state: State, result: dict[str, Any]) -> None:
+        self.seat.end_game(state, result)

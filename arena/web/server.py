@@ -10,8 +10,9 @@ server.
 
 Messages, one JSON object each. To the page: ``start`` (seat, names,
 state), ``event`` (an event of the record and the state after it),
-``decide`` (state, actions, timeout_ms), ``end`` (placements, forfeits,
-scores, the final state) and ``error`` (message). From the page:
+``decide`` (state, actions, timeout_ms), ``out`` (the person ran out of
+time and is out: message), ``end`` (placements, forfeits, scores, the
+final state) and ``error`` (message). From the page:
 ``start`` (a game, again after the last ended) and ``choose`` (index).
 """
 
@@ -47,13 +48,13 @@ from arena.model import BotSpec, Job, Limits
 from arena.play.events import replay
 from arena.play.referee import Seat, play_game
 from arena.site import pages
-from arena.web.seat import LEFT, BrowserSeat, PersonLeft
+from arena.web.seat import LEFT, BrowserSeat, PersonLeft, WatchedSeat
 
 HERE = Path(__file__).parent
 SITE_STATIC = HERE.parent / "site" / "static"
 # How long the server waits for a page to come back (a reload) after the
 # last one closed, before it stops.
-RECONNECT_GRACE = 2.0
+RECONNECT_GRACE = 1.0
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,10 @@ def bind(port: int) -> socket.socket:
         if exc.errno == errno.EADDRINUSE:
             raise ArenaError(f"port {port} is in use on 127.0.0.1: pick another with --port") from None
         raise ArenaError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
+    # Many small messages a move (events, then the next decision): without
+    # TCP_NODELAY (which accepted sockets inherit) Nagle's algorithm and
+    # delayed acknowledgements hold each exchange back some 40 ms.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.listen(16)
     return sock
 
@@ -97,6 +102,7 @@ class _Game:
     def __init__(self, setup: PlaySetup, number: int, send: Callable[[dict[str, Any]], None]) -> None:
         self.setup, self.number, self.send = setup, number, send
         self.choices: queue.Queue[Any] = queue.Queue()
+        self.left = threading.Event()
         self.thread = threading.Thread(target=self._run, name=f"play-{number}", daemon=True)
 
     def start(self) -> None:
@@ -106,14 +112,16 @@ class _Game:
         return not self.thread.is_alive()
 
     def abandon(self) -> None:
-        """The page is gone: the person's next decision ends the game."""
+        """The page is gone: the next call to any seat ends the game."""
+        self.left.set()
         self.choices.put(LEFT)
 
     def _run(self) -> None:
         setup = self.setup
         bots = [BotSeat(spec, setup.limits) for spec in setup.bots]
         person = BrowserSeat(self.send, self.choices, setup.human_timeout)
-        seats: list[Seat] = [*bots[:setup.seat], person, *bots[setup.seat:]]
+        watched: list[Seat] = [WatchedSeat(bot, self.left) for bot in bots]
+        seats: list[Seat] = [*watched[:setup.seat], person, *watched[setup.seat:]]
         seed = setup.seed_of(self.number)
         job = Job(f"play/{setup.game}/{seed}", setup.game, setup.names(), seed, options=setup.options)
         try:

@@ -57,6 +57,11 @@
     else if (message.type === "event") showEvent(message);
     else if (message.type === "decide") offer(message);
     else if (message.type === "end") finish(message);
+    else if (message.type === "out") {
+      offers.clear();
+      $("p-turn").textContent = message.message;
+      setPhase("playing");
+    }
     else if (message.type === "error") {
       $("p-turn").textContent = message.message;
       setPhase("over");
