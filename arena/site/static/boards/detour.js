@@ -27,6 +27,7 @@
     const layerWheels = U.el(svg, "g", {class: "dt-wheels"});
     const layerTrail = U.el(svg, "g", {class: "trail"});
     const layerPieces = U.el(svg, "g", {class: "pieces"});
+    const layerStacks = U.el(svg, "g", {class: "stacks"});
     U.el(layerSpaces, "text", {x: box[0] + 1, y: -3, class: "dt-label dt-tray-label"}, "OFF");
 
     // The paths: each segment's spaces in order, joined to the rim points
@@ -158,6 +159,24 @@
         pieces[p.id].classList.toggle("to-move", state.phase !== "over" && p.colour === state.colour && p.space !== null);
       }
       drawTrail(state);
+      drawStacks(state);
+    }
+
+    // Pieces sharing a space stand side by side round it; a badge says how
+    // many there are, since arrows side by side can overlap.
+    function drawStacks(state) {
+      layerStacks.textContent = "";
+      const count = {};
+      for (const p of state.pieces) if (p.space !== null) count[p.space] = (count[p.space] || 0) + 1;
+      for (const id in count) {
+        if (count[id] < 2) continue;
+        const s = space[id];
+        const g = U.el(layerStacks, "g", {class: "stack-badge", "data-stack": id,
+                                          transform: "translate(" + (s.x + 2.6) + " " + (s.y - 2.6) + ")"});
+        U.el(g, "circle", {r: 1.25});
+        U.el(g, "text", {y: 0.5, "text-anchor": "middle"}, count[id]);
+        U.el(g, "title", {}, count[id] + " pieces on space " + id);
+      }
     }
 
     function drawTrail(state) {
