@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -348,6 +349,12 @@ def test_a_replay_explains_each_decision(site, watched, name):
     page.screenshot(path=str(ARTIFACTS / f"decision-{name}.png"), full_page=True)
     page.click("#r-forward")
     page.wait_for_function(f"location.hash === '#step={k + 2}'")  # the address follows the step
+    if name == "detour":  # pieces sharing a space: a badge says how many
+        page.click("#r-first")
+        shared = Counter(p["space"] for p in states[0]["pieces"] if p["space"] is not None)
+        badges = page.eval_on_selector_all(
+            "#board .stack-badge", "bs => bs.map(b => [b.dataset.stack, b.querySelector('text').textContent])")
+        assert sorted(badges) == sorted([str(space), str(n)] for space, n in shared.items() if n > 1) != []
     watched.assert_clean()
 
 
