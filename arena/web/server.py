@@ -187,7 +187,10 @@ def make_app(setup: PlaySetup, connections: _Connections) -> Starlette:
         outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
 
         def send(message: dict[str, Any]) -> None:
-            loop.call_soon_threadsafe(outbox.put_nowait, message)
+            try:
+                loop.call_soon_threadsafe(outbox.put_nowait, message)
+            except RuntimeError:
+                pass  # the server has stopped (its loop is closed): no page to tell
 
         async def forward() -> None:
             while True:
