@@ -118,7 +118,7 @@ def limits_options(command):
         count("--processes", "processes", 1, "Processes and threads per bot process."),
         size("--file-size", "file_size_bytes", "Largest file a bot may write"),
         count("--open-files", "open_files", 8, "Open files per bot process."),
-        size("--stderr-cap", "stderr_bytes", "Bot stderr kept in the log per bot and match"),
+        size("--stderr-cap", "stderr_bytes", "Bot stderr kept in the log per bot and game"),
         size("--line-cap", "max_line_bytes", "Longest line a bot may print"),
         click.option("--isolation", type=click.Choice(ISOLATIONS), multiple=True, expose_value=False,
                      callback=keep("isolation", tuple),
@@ -270,7 +270,7 @@ def _play_with_progress(plan: Plan, store: Store, runner: Executor, limits: Limi
 @bots_option
 @limits_options
 @click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
-              help="Where the bots' stderr is kept, per match.")
+              help="Where the bots' stderr is kept (under bots/, a file per game and seat).")
 @_fail_cleanly
 def match(bot_names, game_name, rounds, seed, option_texts, bot_dirs, move_timeout, startup_timeout, log_dir):
     """Play 2 to 4 bots at one game and print each game and the score (nothing is stored)."""
