@@ -442,11 +442,14 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
               help="A game option, e.g. detour.pieces=4 (repeatable).")
 @bots_option
 @limits_options
+@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
+              help="Where the bots' stderr is kept (under bots/, a file per seat).")
 @_fail_cleanly
-def play(game_name, bot_names, seat, seed, option_texts, bot_dirs, move_timeout, startup_timeout):
+def play(game_name, bot_names, seat, seed, option_texts, bot_dirs, move_timeout, startup_timeout, log_dir):
     """Play GAME_NAME against 1 to 3 bots in the terminal."""
     from arena.bots.protocol import BotSeat
     from arena.play.human import HumanSeat
+    from arena.play.match import game_log, match_log_dir
     from arena.play.referee import Seat, play_game
 
     players = len(bot_names) + 1
@@ -458,20 +461,22 @@ def play(game_name, bot_names, seat, seed, option_texts, bot_dirs, move_timeout,
         if name not in specs:
             raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(specs))})")
     limits = _limits(move_timeout, startup_timeout)
-    bots = [BotSeat(specs[name], limits) for name in bot_names]
-    seats: list[Seat] = [*bots[:seat], HumanSeat(), *bots[seat:]]
     names = (*bot_names[:seat], "you", *bot_names[seat:])
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     game = request.games[0]
     job = Job(f"play/{game}/{seed}", game, names, seed, options=request.options.get(game, {}))
+    folder = match_log_dir(log_dir, [job])
+    logs = {number: game_log(folder, job, number, name) for number, name in enumerate(names) if number != seat}
+    bots = [BotSeat(specs[name], limits, logs[number]) for number, name in enumerate(names) if number != seat]
+    seats: list[Seat] = [*bots[:seat], HumanSeat(), *bots[seat:]]
+    click.echo(f"seed {seed}; the bots' stderr goes to {folder}")
     try:
         record = play_game(job, seats, limits.move_timeout)
     finally:
         for bot in bots:
             bot.close()
     for forfeit in record.forfeits:
-        click.echo(f"{names[forfeit.seat]} forfeits: {forfeit.termination.value} ({forfeit.detail})")
-    click.echo("winner: " + _result_words(record.placements, list(names)))
+        click.echo(f"{names[forfeit.seat]} forfeited: {forfeit.termination.value} ({forfeit.detail})")
 
 
 # arena gauntlet ---------------------------------------------------------------
