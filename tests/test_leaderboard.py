@@ -264,6 +264,31 @@ def test_bot_and_version_pages_list_the_record_and_the_forfeits(site):
     assert len(points) == sum(1 for g in games if crasher in g.seats and g.players > 1)
 
 
+def test_a_crashing_bots_last_stderr_lines_are_shown_where_it_forfeited(site):
+    """Its replay page shows the last lines beside the forfeit and links the
+    game's own log, which says whose it is and links back; no page shows a
+    path of the machine that built it."""
+    games, bots = stored(site.db)
+    crasher = next(b for b in bots if bots[b]["name"] == "crasher")
+    game = next(g for g in games if g.forfeit_seat is not None and g.seats[g.forfeit_seat] == crasher)
+    seat = game.forfeit_seat
+    page = (site.out / paths.game_path(game.key)).read_text()
+    tail = re.search(rf'<section class="stderr-tail" data-seat="{seat}">(.*?)</section>', page, re.DOTALL)
+    assert tail, "no stderr excerpt on the replay page"
+    assert f"about to fail: {escape(STDERR_XSS)} &amp; bye" in tail.group(1)
+    log = re.search(r'class="log-link" href="\.\./\.\./(logs/[0-9a-f]+\.html)"', tail.group(1)).group(1)
+    log_page = (site.out / log).read_text()
+    assert log_page.count("about to fail") == 1  # this game's stderr alone
+    assert re.search(rf'>crasher</a> <span class="version">@\w+</span>\s*wrote to stderr in seat {seat} of a '
+                     rf'{game.game.capitalize()} game', log_page)
+    assert f'href="../{paths.game_path(game.key)}"' in log_page
+    version_page = (site.out / paths.BotInfo(crasher, "crasher", bots[crasher]["content_hash"][:12]).page).read_text()
+    assert version_page.count('<details class="stderr-tail">') == sum(
+        1 for g in games for f in g.forfeits if g.seats[f.seat] == crasher)
+    for page in site.out.rglob("*.html"):
+        assert str(site.root) not in page.read_text(), page
+
+
 def test_every_game_has_a_page_whose_replay_is_the_engines(site):
     games, bots = stored(site.db)
     data = games_data(site.out)
