@@ -43,6 +43,7 @@ from arena.store import Store
 XSS_NAME = "<script>alert(1)</script>"
 IMG_NAME = "<img src=x onerror=alert(2)>"
 STDERR_XSS = "<script>alert('stderr')</script>"
+HELLO_XSS = "<b onclick=alert(3)>crash & burn</b>"
 REPLAY_DATA = re.compile(r'<script type="text/plain" id="replay-data"[^>]*>([^<]*)</script>')
 
 
@@ -70,7 +71,7 @@ def _build_site(root: Path) -> Site:
         for line in sys.stdin:
             message = json.loads(line)
             if message["type"] == "hello":
-                print(json.dumps({{"type": "hello", "name": "crasher", "games": {sorted(GAMES)!r}}}), flush=True)
+                print(json.dumps({{"type": "hello", "name": {HELLO_XSS!r}, "games": {sorted(GAMES)!r}}}), flush=True)
             elif message["type"] == "decide":
                 sys.stderr.write("about to fail: {STDERR_XSS} & bye\\n")
                 sys.stderr.flush()
@@ -287,6 +288,20 @@ def test_a_crashing_bots_last_stderr_lines_are_shown_where_it_forfeited(site):
         1 for g in games for f in g.forfeits if g.seats[f.seat] == crasher)
     for page in site.out.rglob("*.html"):
         assert str(site.root) not in page.read_text(), page
+
+
+def test_the_name_a_bot_says_hello_with_is_stored_logged_and_shown_escaped(site):
+    with closing(sqlite3.connect(site.db)) as conn:
+        hello = dict(conn.execute("SELECT name, hello_name FROM bots"))
+    assert hello["crasher"] == HELLO_XSS and hello["alpha"] == "random_bot"
+    assert f"says hello as {json.dumps(HELLO_XSS)}" in (site.root / "logs" / "arena.log").read_text()
+    games, bots = stored(site.db)
+    crasher = next(b for b in bots if bots[b]["name"] == "crasher")
+    info = paths.BotInfo(crasher, "crasher", bots[crasher]["content_hash"][:12])
+    for page in (info.page, info.name_page):
+        text = (site.out / page).read_text()
+        assert f'It says hello as <q class="bot-name">{escape(HELLO_XSS)}</q>' in text
+        assert HELLO_XSS not in text
 
 
 def test_every_game_has_a_page_whose_replay_is_the_engines(site):

@@ -120,6 +120,7 @@ class Model:
     ml: dict[str, Fitted] = field(default_factory=dict)
     pairs: SeatSwappedPairs = field(default_factory=SeatSwappedPairs)  # seat-swapped pairs, per table
     forfeits: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    hello_names: dict[str, str] = field(default_factory=dict)  # the name each bot's hello gave, by bot id
     seats: dict[str, SeatShares] = field(default_factory=dict)  # first places by seat, per table
     solo_games: dict[str, int] = field(default_factory=dict)
     rows: list[list[Any]] = field(default_factory=list)
@@ -153,6 +154,7 @@ def collect(store: Store) -> Model:
     infos = {bot_id: BotInfo(bot_id, row["name"], (row["content_hash"] or "")[:12] or version_of(bot_id))
              for bot_id, row in store.bots().items()}
     model = Model(infos, Logs(store.path.parent))
+    model.hello_names = {bot_id: row["hello_name"] for bot_id, row in store.bots().items() if row.get("hello_name")}
     game_numbers: dict[str, int] = {}
     bot_numbers: dict[str, int] = {}
     rows: list[tuple[float, list[Any]]] = []

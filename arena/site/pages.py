@@ -170,7 +170,7 @@ def bot_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str, s
                 if standing:
                     per_table.append({"table": table, "elo": standing,
                                       "ml": (model.ml.get(table) or Fitted()).get(info.bot_id)})
-            records.append({"info": info, "tables": per_table,
+            records.append({"info": info, "tables": per_table, "hello_name": model.hello_names.get(info.bot_id),
                             "forfeits": len(model.forfeits.get(info.bot_id, [])),
                             "solo": model.solo_games.get(info.bot_id, 0)})
         yield versions[0].name_page, render("bot.html", "../../", name=name, records=records)
