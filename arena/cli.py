@@ -140,6 +140,13 @@ def _limits(move_timeout: float, startup_timeout: float) -> Limits:
     return limits
 
 
+def _log_dir_beside(db: Path, log_dir: Path | None) -> Path:
+    """``--log-dir``, or else ``logs`` in the database's folder: the logs
+    of a run stay with the results they explain (and the site, built from
+    that database, finds the bots' stderr there)."""
+    return log_dir if log_dir is not None else db.parent / DEFAULT_LOGS
+
+
 def _setup_logging(log_dir: Path) -> None:
     import multiprocessing_logging
 
@@ -210,8 +217,8 @@ def _say_skipped_files() -> None:
               help="The results database (SQLite).")
 @click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True,
               help="Folder for the leaderboard site.")
-@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
-              help="Where the run's log (arena.log) and each bot's stderr go.")
+@click.option("--log-dir", type=click.Path(path_type=Path), default=None,
+              help="Where the run's log (arena.log) and each bot's stderr go  [default: logs beside --db]")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", "scheduler_address", default=None,
               help="Dask scheduler address (with --executor dask).")
@@ -226,6 +233,7 @@ def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, 
     from arena.play.executors import make_executor
 
     limits = _limits(move_timeout, startup_timeout)
+    log_dir = _log_dir_beside(db, log_dir)
     games = [g.strip() for g in game_names.split(",") if g.strip()] or None
     request = check_request(games, player_counts, list(option_texts))
     runner = make_executor(executor, jobs, scheduler_address, worker_timeout, notify=_say)
@@ -240,7 +248,7 @@ def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, 
         done = store.stored_keys()
         missing = sum(1 for job in plan.jobs if job.key not in done)
         click.echo(f"{len(plan.jobs)} games planned, {len(plan.jobs) - missing} already stored, "
-                   f"{missing} to play on {runner.describe()}", err=True)
+                   f"{missing} to play on {runner.describe()}; logs in {log_dir}", err=True)
         _play_with_progress(plan, store, runner, limits, log_dir, missing)
         store.write_ratings(_standings(store))
         index = site.build(store, out)
@@ -408,8 +416,8 @@ def build_leaderboard(db, out):
 @limits_options
 @click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
               help="The results database (SQLite).")
-@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
-              help="Where the run's log (arena.log) and each bot's stderr go.")
+@click.option("--log-dir", type=click.Path(path_type=Path), default=None,
+              help="Where the run's log (arena.log) and each bot's stderr go  [default: logs beside --db]")
 @_fail_cleanly
 def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeout, db, log_dir):
     """Play solo games (Slyyde) and print the average and best roll counts."""
@@ -417,6 +425,7 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
     from arena.site import solo_table
 
     limits = _limits(move_timeout, startup_timeout)
+    log_dir = _log_dir_beside(db, log_dir)
     jobs, spec = plan_solo_series(discover(list(bot_dirs)), bot_name, game_name, count, seed)
     with Store(db, writer=True) as store:
         play_missing(Plan(jobs, {spec.bot_id: spec}, []), store, LocalExecutor(1), limits, log_dir)
@@ -513,8 +522,8 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
 @bots_option
 @limits_options
 @click.option("--db", type=click.Path(path_type=Path), default="gauntlet.db", show_default=True)
-@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
-              help="Where the run's log (arena.log) and each bot's stderr go.")
+@click.option("--log-dir", type=click.Path(path_type=Path), default=None,
+              help="Where the run's log (arena.log) and each bot's stderr go  [default: logs beside --db]")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
 @_fail_cleanly
@@ -535,10 +544,11 @@ def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, b
     games = [g.strip() for g in game_names.split(",") if g.strip()]
     request = check_request(games or None, [2], list(option_texts))
     limits = _limits(move_timeout, startup_timeout)
+    log_dir = _log_dir_beside(db, log_dir)
     check_database(db)
     planned = plan_gauntlet(list(bot_dirs), candidate, list(opponents), request, bool(games), seed, limits)
     tables = ", ".join(f"{t.opponent.name} at {t.game}" for t in planned.tables)
-    click.echo(f"gauntlet: {candidate} against {tables}; at most {limit} pairs"
+    click.echo(f"gauntlet: {candidate} against {tables}; logs in {log_dir}; at most {limit} pairs"
                + (f", SPRT H0 elo {sprt.elo0:g} vs H1 elo {sprt.elo1:g}, bounds "
                   f"{sprt.bounds[0]:.2f} {sprt.bounds[1]:.2f}" if sprt else ""), err=True)
 

@@ -144,6 +144,7 @@ class Store:
         if not writer and not self.path.exists():
             raise StoreError(f"no results database at {str(self.path)!r}: run a tournament first")
         if writer:
+            self.path.parent.mkdir(parents=True, exist_ok=True)  # as --out and --log-dir are made
             self._lock = _take_lock(self.path)
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db = sqlite_utils.Database(conn)

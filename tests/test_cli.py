@@ -78,6 +78,14 @@ def test_a_forfeiting_bot_loses_and_the_tournament_goes_on(workdir):
     assert len(re.findall(r"liar forfeited slyyde game \S+: illegal \(action not offered", log)) == len(forfeits)
 
 
+def test_the_logs_go_beside_the_database_and_the_run_says_where(workdir):
+    result = arena("tournament", "--games", "slyyde", "--rounds", "1", "--jobs", "1", "--db", "results/run.db",
+                   "--out", "results/site", "--bots", "bots", cwd=workdir, check=True)
+    assert "logs in results/logs" in result.stderr
+    assert not (workdir / "logs").exists()
+    assert "stored 6 of 6" in (workdir / "results" / "logs" / "arena.log").read_text()
+
+
 def test_files_that_are_not_bots_are_named_with_why(workdir):
     (workdir / "bots" / "notes").write_text("not a bot")
     (workdir / "bots" / "helpers").mkdir()
