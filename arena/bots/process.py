@@ -134,9 +134,12 @@ class _StderrDrain(threading.Thread):
     def __init__(self, stream, log_path: Path | None, cap: int) -> None:
         super().__init__(daemon=True)
         self.stream = stream
+        self._fd = stream.fileno()
+        os.set_blocking(self._fd, False)
         self.cap = cap
-        # The drain writes while the referee switches files between games.
+        # The drain reads and writes while the referee switches files between games.
         self._lock = threading.Lock()
+        self._ended = False  # the pipe is closed (its descriptor number may be reused: never read it again)
         self._path = log_path
         self._log: BinaryIO | None = None
         self.written = self._existing_size()
@@ -149,10 +152,14 @@ class _StderrDrain(threading.Thread):
             return 0
 
     def switch(self, log_path: Path | None) -> None:
-        """Send what comes from now on to another file (the next game's):
-        stderr the bot wrote before the switch but the drain has not yet
-        read lands there too."""
+        """Send what comes from now on to another file (the next game's).
+        What the pipe already holds goes to the old file first, so whatever
+        the bot wrote before its last answer stays with that game; what it
+        writes later (after a game without a decision, say) lands in the
+        next."""
         with self._lock:
+            if not self._ended:
+                self._read_available()
             self._close_log()
             self._path = log_path
             self.written = self._existing_size()
@@ -160,15 +167,33 @@ class _StderrDrain(threading.Thread):
 
     def run(self) -> None:
         try:
-            while chunk := self.stream.read1(_READ_CHUNK):
-                with self._lock:
-                    self._keep(chunk)
+            with selectors.DefaultSelector() as selector:
+                selector.register(self._fd, selectors.EVENT_READ)
+                open_ = True
+                while open_:
+                    selector.select()
+                    with self._lock:
+                        open_ = self._read_available()
         except (OSError, ValueError):
             pass
         finally:
-            self.stream.close()
             with self._lock:
+                self._ended = True
+                self.stream.close()
                 self._close_log()
+
+    def _read_available(self) -> bool:
+        """Keep what the pipe holds now; False once it is closed."""
+        while True:
+            try:
+                chunk = os.read(self._fd, _READ_CHUNK)
+            except BlockingIOError:
+                return True
+            except (OSError, ValueError):
+                return False
+            if not chunk:
+                return False
+            self._keep(chunk)
 
     def _keep(self, chunk: bytes) -> None:
         keep = chunk[: max(0, self.cap - self.written)]
