@@ -344,6 +344,13 @@ def test_the_games_list_pages_and_filters(site, watched):
     forfeits = sum(1 for g in games if g.forfeit_seat is not None)
     page.wait_for_function(f"document.body.dataset.gamesShown === '{forfeits}'")
     assert page.inner_text("#p-label") == "page 1 of 1"
+    # Each forfeit links the forfeiting bot's stderr of that game (the crasher writes before it fails).
+    assert page.locator("#games tbody tr a.log-link").count() == forfeits
+    page.locator("#games tbody tr a.log-link").first.click()
+    page.wait_for_load_state()
+    assert "about to fail" in page.locator("pre.log").inner_text()
+    page.go_back()
+    page.wait_for_function("document.body.dataset.gamesShown !== undefined")
     page.select_option("#f-result", "draw")
     draws = sum(1 for g in games if g.players > 1 and len(g.winners) in (0, g.players))
     page.wait_for_function(f"document.body.dataset.gamesShown === '{draws}'")

@@ -179,7 +179,8 @@ def collect(store: Store) -> Model:
             results=result_letters(game), places=list(game.placements),
             ending=game.termination.value, forfeit=-1 if game.forfeit_seat is None else game.forfeit_seat,
             decisions=game.decisions, finished=int(game.finished_at or 0.0),
-            scores=list(game.scores) if game.players == 1 and game.scores is not None else None)))
+            scores=list(game.scores) if game.players == 1 and game.scores is not None else None,
+            log=_forfeit_log(game, logs))))
     # The list shows games in the order they finished (rating order is the
     # plan's, and several plans share a store).
     rows.sort(key=lambda pair: pair[0])
@@ -193,6 +194,13 @@ def collect(store: Store) -> Model:
 def result_letters(game: StoredGame) -> str:
     """Each seat's result as a letter: won, drew (a shared first place) or lost."""
     return "".join(LETTERS[results.verdict(game.placements, seat)] for seat in range(game.players))
+
+
+def _forfeit_log(game: StoredGame, logs: list[dict[str, Any] | None]) -> str | None:
+    """The site's name for the first forfeiting seat's log, for the games list."""
+    seat = game.forfeit_seat
+    log = logs[seat] if seat is not None and seat < len(logs) else None
+    return log["id"] if log else None
 
 
 def _add_forfeit(model: Model, game: StoredGame, logs: list[dict[str, Any] | None]) -> None:
