@@ -82,7 +82,9 @@ def test_every_action_and_effect_has_words(game):
     effect and every position is told in words, never as JSON."""
     spec = get_game(game)
     for players in range(max(2, spec.min_players), spec.max_players + 1):
-        view = TextView(game, ["you", "bot1", "bot2", "bot3"][:players])
+        view = TextView(game, ["you", "bot", "bot", "bot"][:players])
+        if players > 2:  # one bot in several seats: named by seat
+            assert view.legend().startswith("A = you (seat 0)   B = bot (seat 1)   C = bot (seat 2)")
         for seed in range(3):
             for state, actions in _walk(game, players, seed):
                 seen = state.to_json()

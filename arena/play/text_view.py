@@ -33,7 +33,8 @@ class TextView:
 
     def __init__(self, game: str, names: list[str]) -> None:
         self.game = game
-        self.names = names
+        # The same bot may play several seats: then its seat tells them apart.
+        self.names = [f"{name} (seat {seat})" if names.count(name) > 1 else name for seat, name in enumerate(names)]
         self.board = get_game(game).board
 
     # -- who is who ---------------------------------------------------------------
@@ -44,7 +45,8 @@ class TextView:
         return self.names[seat]
 
     def legend(self) -> str:
-        return "   ".join(f"{MARKS[seat]} = {name} (seat {seat})" for seat, name in enumerate(self.names))
+        return "   ".join(f"{MARKS[seat]} = {name}" + ("" if name.endswith(f"(seat {seat})") else f" (seat {seat})")
+                           for seat, name in enumerate(self.names))
 
     # -- the three things a person reads --------------------------------------------
 
@@ -122,7 +124,7 @@ def _slyyde_position(view: TextView, state: Json) -> list[str]:
 
 def _slyyde_action(view: TextView, action: Json, state: Json) -> str:
     if "back6" in action:
-        return f"send {view.seat(action['back6'])} back six squares"
+        return f"send {view.seat(action['back6'])} back six squares from square {state['positions'][action['back6']]}"
     here = state["positions"][state["turn"]]
     if action["move"] == "diagonal":
         return f"take the black square's diagonal from {here} to square {action['to']}"
