@@ -21,7 +21,7 @@ from arena.games import GAMES
 from arena.games.base import InvalidOptions
 from arena.model import Job, Limits
 from arena.play.executors import Executor
-from arena.play.match import play_match
+from arena.play.match import match_log_dir, play_match
 from arena.play.plan import plan_rotations
 from arena.play.tournament import (
     Interrupted,
@@ -298,6 +298,7 @@ def match(bot_names, game_name, rounds, seed, option_texts, bot_dirs, move_timeo
                              f"(it plays: {', '.join(sorted(probe.entrant.games))})")
     specs = [found[name] for name in bot_names]
     jobs = plan_rotations(specs, request.games[0], rounds, seed, request.options.get(request.games[0], {}))
+    click.echo(f"the bots' stderr goes to {match_log_dir(log_dir, jobs)}", err=True)
     points = dict.fromkeys(bot_names, 0.0)
     for record in play_match(jobs, {spec.bot_id: spec for spec in specs}, limits, log_dir):
         names = [next(s.name for s in specs if s.bot_id == bot_id) for bot_id in record.job.seats]
@@ -458,7 +459,7 @@ def play(game_name, bot_names, seat, seed, option_texts, bot_dirs, move_timeout,
     """Play GAME_NAME against 1 to 3 bots in the terminal."""
     from arena.bots.protocol import BotSeat
     from arena.play.human import HumanSeat
-    from arena.play.match import game_log, match_log_dir
+    from arena.play.match import game_log
     from arena.play.referee import Seat, play_game
 
     players = len(bot_names) + 1

@@ -30,9 +30,10 @@ CHATTY = """
 def test_a_match_keeps_each_games_stderr_in_its_own_capped_file(tmp_path):
     random_bots(tmp_path / "bots", ["quiet"])
     python_bot(tmp_path / "bots", "chatty", CHATTY)
-    arena("match", "chatty", "quiet", "--game", "roundabout", "--log-dir", "kept", "--stderr-cap", "300",
+    run = arena("match", "chatty", "quiet", "--game", "roundabout", "--log-dir", "kept", "--stderr-cap", "300",
           "--move-timeout", "5", cwd=tmp_path, check=True)
     [folder] = (tmp_path / "kept" / "bots").iterdir()
+    assert f"the bots' stderr goes to {folder.relative_to(tmp_path)}" in run.stderr
     files = sorted(folder.iterdir())
     assert [re.sub(r"game-[0-9a-f]{10}-", "game-*-", f.name) for f in files] == [
         "game-*-seat0-chatty.stderr.log", "game-*-seat1-chatty.stderr.log"], files  # quiet wrote nothing

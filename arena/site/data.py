@@ -209,7 +209,7 @@ def _add_forfeit(model: Model, game: StoredGame, logs: list[dict[str, Any] | Non
     for forfeit in game.forfeits:
         seat = forfeit.seat
         model.forfeits.setdefault(game.seats[seat], []).append({
-            "key": game.key, "page": game_path(game.key), "game": game.game, "seat": seat,
+            "key": game.key, "page": game_path(game.key), "game": game.game,
             "reason": forfeit.termination.value, "detail": forfeit.detail or "",
             "opponents": [b for s, b in enumerate(game.seats) if s != seat],
             "log": logs[seat] if seat < len(logs) else None,
