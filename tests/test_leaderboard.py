@@ -467,6 +467,31 @@ def test_a_new_replay_format_rewrites_every_replay(copy, monkeypatch):
     assert set(after) == set(first) and all(after[p] != first[p] for p in first)
 
 
+def test_a_log_kept_per_match_by_an_older_arena_names_each_of_its_games(tmp_path):
+    """Databases written before logs were kept per game point several games
+    at one file: its page names every game and seat it holds."""
+    shared = tmp_path / "logs" / "bots" / "match" / "alpha.stderr.log"
+    shared.parent.mkdir(parents=True)
+    shared.write_text("one line for both games\n")
+    spec = BotSpec("alpha", ("true",), "/bin/true", "a" * 64)
+    other = BotSpec("beta", ("true",), "/bin/true", "b" * 64)
+    with Store(tmp_path / "arena.db", writer=True) as store:
+        store.add_bots([spec, other])
+        for order, seats in enumerate([(spec, other), (other, spec)]):
+            final, events = random_playout(GAMES["slyyde"], 2, order)
+            logs = tuple(str(shared) if bot is spec else None for bot in seats)
+            store.add_game(GameRecord(Job(f"old/{order}", "slyyde", tuple(b.bot_id for b in seats), order, 0, order),
+                                      events, final.outcome().placements, Termination.NORMAL, logs=logs))
+    with Store(tmp_path / "arena.db") as store:
+        builder.build(store, tmp_path / "site")
+    [log_page] = (tmp_path / "site" / "logs").glob("*.html")
+    text = log_page.read_text()
+    for order, seat in ((0, 0), (1, 1)):
+        assert re.search(rf"wrote to stderr in seat {seat} of a Slyyde game.*?"
+                         rf'href="\.\./{re.escape(paths.game_path(f"old/{order}"))}"', text, re.DOTALL)
+    assert "holds the stderr of all these games" in text and str(tmp_path) not in text
+
+
 def test_a_record_that_does_not_replay_gets_a_page_that_says_so(copy):
     _, bots = stored(copy.db)
     seats = tuple(sorted(bots)[:2])
