@@ -482,6 +482,8 @@ def play(game_name, bot_names, seat, seed, option_texts, bot_dirs, move_timeout,
     click.echo(f"seed {seed}; the bots' stderr goes to {folder}")
     try:
         record = play_game(job, seats, limits.move_timeout)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted: the game is abandoned and the bots are stopped") from None
     finally:
         for bot in bots:
             bot.close()

@@ -91,3 +91,22 @@ def test_every_action_and_effect_has_words(game):
                 lines = view.position(seen) + view.effects(seen) + [view.action(a, seen) for a in actions]
                 raw = [line for line in lines if "{" in line]
                 assert not raw, (players, seed, raw)
+
+
+def test_ctrl_c_at_the_prompt_abandons_the_game_in_one_line(tmp_path):
+    import os
+    import signal
+    import time
+
+    random_bots(tmp_path / "bots", ["random_bot"])
+    process = subprocess.Popen([*ARENA, "play", "ciclovia", "--bot", "random_bot", "--seed", "5"], cwd=tmp_path,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=arena_environment())
+    assert process.stdout is not None
+    deadline = time.monotonic() + 30
+    while "your choices:" not in process.stdout.readline():
+        assert time.monotonic() < deadline, "no prompt"
+    os.kill(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert stderr.strip().splitlines() == ["arena: interrupted: the game is abandoned and the bots are stopped"]
