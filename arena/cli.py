@@ -21,7 +21,7 @@ from arena.games import GAMES
 from arena.games.base import InvalidOptions
 from arena.model import Job, Limits
 from arena.play.executors import Executor
-from arena.play.match import play_match
+from arena.play.match import match_log_dir, play_match
 from arena.play.plan import plan_rotations
 from arena.play.tournament import (
     Interrupted,
@@ -118,7 +118,7 @@ def limits_options(command):
         count("--processes", "processes", 1, "Processes and threads per bot process."),
         size("--file-size", "file_size_bytes", "Largest file a bot may write"),
         count("--open-files", "open_files", 8, "Open files per bot process."),
-        size("--stderr-cap", "stderr_bytes", "Bot stderr kept in the log per bot and match"),
+        size("--stderr-cap", "stderr_bytes", "Bot stderr kept in the log per bot and game"),
         size("--line-cap", "max_line_bytes", "Longest line a bot may print"),
         click.option("--isolation", type=click.Choice(ISOLATIONS), multiple=True, expose_value=False,
                      callback=keep("isolation", tuple),
@@ -138,6 +138,13 @@ def _limits(move_timeout: float, startup_timeout: float) -> Limits:
     limits = Limits(startup_timeout=startup_timeout, move_timeout=move_timeout, **chosen)
     check(limits.confinement, limits.isolation)
     return limits
+
+
+def _log_dir_beside(db: Path, log_dir: Path | None) -> Path:
+    """``--log-dir``, or else ``logs`` in the database's folder: the logs
+    of a run stay with the results they explain (and the site, built from
+    that database, finds the bots' stderr there)."""
+    return log_dir if log_dir is not None else db.parent / DEFAULT_LOGS
 
 
 def _setup_logging(log_dir: Path) -> None:
@@ -210,8 +217,8 @@ def _say_skipped_files() -> None:
               help="The results database (SQLite).")
 @click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True,
               help="Folder for the leaderboard site.")
-@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
-              help="Where the run's log (arena.log) and each bot's stderr go.")
+@click.option("--log-dir", type=click.Path(path_type=Path), default=None,
+              help="Where the run's log (arena.log) and each bot's stderr go  [default: logs beside --db]")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", "scheduler_address", default=None,
               help="Dask scheduler address (with --executor dask).")
@@ -226,6 +233,7 @@ def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, 
     from arena.play.executors import make_executor
 
     limits = _limits(move_timeout, startup_timeout)
+    log_dir = _log_dir_beside(db, log_dir)
     games = [g.strip() for g in game_names.split(",") if g.strip()] or None
     request = check_request(games, player_counts, list(option_texts))
     runner = make_executor(executor, jobs, scheduler_address, worker_timeout, notify=_say)
@@ -240,7 +248,7 @@ def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, 
         done = store.stored_keys()
         missing = sum(1 for job in plan.jobs if job.key not in done)
         click.echo(f"{len(plan.jobs)} games planned, {len(plan.jobs) - missing} already stored, "
-                   f"{missing} to play on {runner.describe()}", err=True)
+                   f"{missing} to play on {runner.describe()}; logs in {log_dir}", err=True)
         _play_with_progress(plan, store, runner, limits, log_dir, missing)
         store.write_ratings(_standings(store))
         index = site.build(store, out)
@@ -270,7 +278,7 @@ def _play_with_progress(plan: Plan, store: Store, runner: Executor, limits: Limi
 @bots_option
 @limits_options
 @click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
-              help="Where the bots' stderr is kept, per match.")
+              help="Where the bots' stderr is kept (under bots/, a file per game and seat).")
 @_fail_cleanly
 def match(bot_names, game_name, rounds, seed, option_texts, bot_dirs, move_timeout, startup_timeout, log_dir):
     """Play 2 to 4 bots at one game and print each game and the score (nothing is stored)."""
@@ -290,6 +298,7 @@ def match(bot_names, game_name, rounds, seed, option_texts, bot_dirs, move_timeo
                              f"(it plays: {', '.join(sorted(probe.entrant.games))})")
     specs = [found[name] for name in bot_names]
     jobs = plan_rotations(specs, request.games[0], rounds, seed, request.options.get(request.games[0], {}))
+    click.echo(f"the bots' stderr goes to {match_log_dir(log_dir, jobs)}", err=True)
     points = dict.fromkeys(bot_names, 0.0)
     for record in play_match(jobs, {spec.bot_id: spec for spec in specs}, limits, log_dir):
         names = [next(s.name for s in specs if s.bot_id == bot_id) for bot_id in record.job.seats]
@@ -408,8 +417,8 @@ def build_leaderboard(db, out):
 @limits_options
 @click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
               help="The results database (SQLite).")
-@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
-              help="Where the run's log (arena.log) and each bot's stderr go.")
+@click.option("--log-dir", type=click.Path(path_type=Path), default=None,
+              help="Where the run's log (arena.log) and each bot's stderr go  [default: logs beside --db]")
 @_fail_cleanly
 def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeout, db, log_dir):
     """Play solo games (Slyyde) and print the average and best roll counts."""
@@ -417,6 +426,7 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
     from arena.site import solo_table
 
     limits = _limits(move_timeout, startup_timeout)
+    log_dir = _log_dir_beside(db, log_dir)
     jobs, spec = plan_solo_series(discover(list(bot_dirs)), bot_name, game_name, count, seed)
     with Store(db, writer=True) as store:
         play_missing(Plan(jobs, {spec.bot_id: spec}, []), store, LocalExecutor(1), limits, log_dir)
@@ -448,12 +458,15 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
               help="With --web: seconds you have for each decision (default: no clock).")
 @bots_option
 @limits_options
+@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
+              help="Where the bots' stderr is kept (under bots/, a file per seat).")
 @_fail_cleanly
 def play(game_name, bot_names, seat, seed, option_texts, web, port, open_page, human_timeout, bot_dirs,
-         move_timeout, startup_timeout):
+         move_timeout, startup_timeout, log_dir):
     """Play GAME_NAME against 1 to 3 bots in the terminal (or, with --web, in the browser)."""
     from arena.bots.protocol import BotSeat
     from arena.play.human import HumanSeat
+    from arena.play.match import game_log
     from arena.play.referee import Seat, play_game
 
     players = len(bot_names) + 1
@@ -471,20 +484,24 @@ def play(game_name, bot_names, seat, seed, option_texts, web, port, open_page, h
         return
     if port or open_page or human_timeout is not None:
         raise ArenaError("--port, --open and --human-timeout go with --web")
-    bots = [BotSeat(specs[name], limits) for name in bot_names]
-    seats: list[Seat] = [*bots[:seat], HumanSeat(), *bots[seat:]]
     names = (*bot_names[:seat], "you", *bot_names[seat:])
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     game = request.games[0]
     job = Job(f"play/{game}/{seed}", game, names, seed, options=request.options.get(game, {}))
+    folder = match_log_dir(log_dir, [job])
+    logs = {number: game_log(folder, job, number, name) for number, name in enumerate(names) if number != seat}
+    bots = [BotSeat(specs[name], limits, logs[number]) for number, name in enumerate(names) if number != seat]
+    seats: list[Seat] = [*bots[:seat], HumanSeat(), *bots[seat:]]
+    click.echo(f"seed {seed}; the bots' stderr goes to {folder}")
     try:
         record = play_game(job, seats, limits.move_timeout)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted: the game is abandoned and the bots are stopped") from None
     finally:
         for bot in bots:
             bot.close()
     for forfeit in record.forfeits:
-        click.echo(f"{names[forfeit.seat]} forfeits: {forfeit.termination.value} ({forfeit.detail})")
-    click.echo("winner: " + _result_words(record.placements, list(names)))
+        click.echo(f"{names[forfeit.seat]} forfeited: {forfeit.termination.value} ({forfeit.detail})")
 
 
 def _play_web(game: str, options: dict[str, Any], bots: list[Any], seat: int, seed: int | None, limits: Limits,
@@ -530,8 +547,8 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
 @bots_option
 @limits_options
 @click.option("--db", type=click.Path(path_type=Path), default="gauntlet.db", show_default=True)
-@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
-              help="Where the run's log (arena.log) and each bot's stderr go.")
+@click.option("--log-dir", type=click.Path(path_type=Path), default=None,
+              help="Where the run's log (arena.log) and each bot's stderr go  [default: logs beside --db]")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
 @_fail_cleanly
@@ -552,10 +569,11 @@ def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, b
     games = [g.strip() for g in game_names.split(",") if g.strip()]
     request = check_request(games or None, [2], list(option_texts))
     limits = _limits(move_timeout, startup_timeout)
+    log_dir = _log_dir_beside(db, log_dir)
     check_database(db)
     planned = plan_gauntlet(list(bot_dirs), candidate, list(opponents), request, bool(games), seed, limits)
     tables = ", ".join(f"{t.opponent.name} at {t.game}" for t in planned.tables)
-    click.echo(f"gauntlet: {candidate} against {tables}; at most {limit} pairs"
+    click.echo(f"gauntlet: {candidate} against {tables}; logs in {log_dir}; at most {limit} pairs"
                + (f", SPRT H0 elo {sprt.elo0:g} vs H1 elo {sprt.elo1:g}, bounds "
                   f"{sprt.bounds[0]:.2f} {sprt.bounds[1]:.2f}" if sprt else ""), err=True)
 

@@ -89,7 +89,15 @@ def _joint_bound_v4(db: sqlite_utils.Database) -> None:
     db.table("ratings").add_column("joint_bound", str)
 
 
-def _decision_times_v5(db: sqlite_utils.Database) -> None:
+def _hello_name_v5(db: sqlite_utils.Database) -> None:
+    """The name a bot gives itself in its hello answer, as it gave it (the
+    bot's name is its file's; this one is the bot's own say, shown beside
+    it). NULL for bots stored before, or not probed by the run that stored
+    them."""
+    db.table("bots").add_column("hello_name", str)
+
+
+def _decision_times_v6(db: sqlite_utils.Database) -> None:
     """How long each decision took to answer (a JSON list of seconds, in the
     order of the game's decision events) and the move timeout the seats
     were given: what a replay shows beside each decision. NULL for games
@@ -98,7 +106,7 @@ def _decision_times_v5(db: sqlite_utils.Database) -> None:
     db.table("games").add_column("decision_times", str)
 
 
-MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _decision_times_v5]
+MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -145,6 +153,7 @@ class Store:
         if not writer and not self.path.exists():
             raise StoreError(f"no results database at {str(self.path)!r}: run a tournament first")
         if writer:
+            self.path.parent.mkdir(parents=True, exist_ok=True)  # as --out and --log-dir are made
             self._lock = _take_lock(self.path)
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db = sqlite_utils.Database(conn)
@@ -189,12 +198,17 @@ class Store:
 
     # -- writing ----------------------------------------------------------------
 
-    def add_bots(self, specs: list[BotSpec]) -> None:
+    def add_bots(self, specs: list[BotSpec], hello_names: dict[str, str] | None = None) -> None:
+        """Store bot versions; ``hello_names`` (by bot id) are what their
+        handshakes said. A bot without one keeps the name stored before."""
+        hello_names = hello_names or {}
         with self.db.conn:
             self.db.execute("BEGIN")
             self.db.table("bots").upsert_all(
                 [{"bot_id": s.bot_id, "name": s.name, "content_hash": s.content_hash,
-                  "path": s.path, "command": json.dumps(list(s.command))} for s in specs],
+                  "path": s.path, "command": json.dumps(list(s.command)),
+                  **({"hello_name": hello_names[s.bot_id]} if s.bot_id in hello_names else {})}
+                 for s in specs],
                 pk="bot_id")
 
     def add_game(self, record: GameRecord) -> bool:

@@ -402,6 +402,13 @@ def test_the_games_list_pages_and_filters(site, watched):
     forfeits = sum(1 for g in games if g.forfeit_seat is not None)
     page.wait_for_function(f"document.body.dataset.gamesShown === '{forfeits}'")
     assert page.inner_text("#p-label") == "page 1 of 1"
+    # Each forfeit links the forfeiting bot's stderr of that game (the crasher writes before it fails).
+    assert page.locator("#games tbody tr a.log-link").count() == forfeits
+    page.locator("#games tbody tr a.log-link").first.click()
+    page.wait_for_load_state()
+    assert "about to fail" in page.locator("pre.log").inner_text()
+    page.go_back()
+    page.wait_for_function("document.body.dataset.gamesShown !== undefined")
     page.select_option("#f-result", "draw")
     draws = sum(1 for g in games if g.players > 1 and len(g.winners) in (0, g.players))
     page.wait_for_function(f"document.body.dataset.gamesShown === '{draws}'")
@@ -625,3 +632,48 @@ def test_every_player_count_is_drawn_and_replayed(variants_site, watched, varian
     assert page.evaluate(MISPLACED, SLACK[name]) == []
     assert page.locator("#board [data-piece]").count() == len(expected[0])
     watched.assert_clean()
+
+
+# ---------------------------------------------------------------- a phone's width
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _phone_pages(site) -> dict[str, Path]:
+    """One page of every kind: the index, a table, the games list, a bot's
+    and a version's page (the crasher's, with its forfeits), a replay of
+    every game, and a stderr log."""
+    with Store(site.db) as store:
+        bots = {row["name"]: (bot_id, row) for bot_id, row in store.bots().items()}
+        games = list(store.games())
+    crasher, row = bots["crasher"]
+    info = paths.BotInfo(crasher, "crasher", row["content_hash"][:12])
+    pages = {"index": site.out / "index.html", "table": site.out / "tables" / "overall.html",
+             "games list": site.out / "games.html", "bot": site.out / info.name_page,
+             "version": site.out / info.page, "log": next((site.out / "logs").glob("*.html"))}
+    for name in sorted(GAMES):
+        game = next(g for g in games if g.game == name and g.players == 2)
+        pages[f"{name} replay"] = site.out / paths.game_path(game.key)
+    return pages
+
+
+def test_no_page_is_wider_than_a_phone(site, browser):
+    """At 390 px every kind of page fits the screen: wide tables scroll in
+    their own box, boards scale down."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        too_wide = []
+        for kind, path in _phone_pages(site).items():
+            page.goto(url(path))
+            if "replay" in kind:
+                page.wait_for_selector("#replay[data-ready='1']")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > PHONE["width"]:
+                too_wide.append(f"{kind}: {width} px")
+            if kind == "ciclovia replay":  # far wider than tall: kept readable, it scrolls in its frame
+                board = page.evaluate("document.querySelector('svg.board').getBoundingClientRect().width")
+                assert board >= 600, f"the Ciclovia board is squeezed to {board} px"
+        assert not too_wide, "wider than the screen: " + ", ".join(too_wide)
+    finally:
+        context.close()

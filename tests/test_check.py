@@ -13,6 +13,7 @@ from support import REPO, arena
 ZOO = REPO / "tests" / "zoo"
 
 
+@pytest.mark.slow  # a whole check: dozens of games at every game and count
 @pytest.mark.parametrize("bot", ["random_bot", "greedy_bot", "random_bot_js"])
 def test_every_bundled_bot_passes(tmp_path, bot, request):
     if bot.endswith("_js"):
@@ -29,6 +30,7 @@ def test_every_bundled_bot_passes(tmp_path, bot, request):
     assert any("the same seed gives" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_the_search_bot_passes_with_a_sample_count(tmp_path):
     folder = tmp_path / "mybots" / "search8"
     folder.mkdir(parents=True)

@@ -78,6 +78,14 @@ def test_a_forfeiting_bot_loses_and_the_tournament_goes_on(workdir):
     assert len(re.findall(r"liar forfeited slyyde game \S+: illegal \(action not offered", log)) == len(forfeits)
 
 
+def test_the_logs_go_beside_the_database_and_the_run_says_where(workdir):
+    result = arena("tournament", "--games", "slyyde", "--rounds", "1", "--jobs", "1", "--db", "results/run.db",
+                   "--out", "results/site", "--bots", "bots", cwd=workdir, check=True)
+    assert "logs in results/logs" in result.stderr
+    assert not (workdir / "logs").exists()
+    assert "stored 6 of 6" in (workdir / "results" / "logs" / "arena.log").read_text()
+
+
 def test_files_that_are_not_bots_are_named_with_why(workdir):
     (workdir / "bots" / "notes").write_text("not a bot")
     (workdir / "bots" / "helpers").mkdir()
@@ -190,12 +198,12 @@ def test_a_person_plays_three_bots_in_the_terminal_and_the_seats_are_named_in_or
     the bots are named in their seats around the person's."""
     result = subprocess.run([*ARENA, "play", "roundabout", "--bot", "alpha", "--bot", "beta", "--bot", "gamma",
                              "--seat", "2", "--seed", "4", "--move-timeout", "5"], cwd=workdir,
-                            input="0\n" * 3000, capture_output=True, text=True, timeout=300,
+                            input="1\n" * 3000, capture_output=True, text=True, timeout=300,
                             env=arena_environment())
     assert result.returncode == 0, result.stderr
+    assert "A = alpha (seat 0)   B = beta (seat 1)   C = you (seat 2)   D = gamma (seat 3)" in result.stdout
     last = result.stdout.strip().splitlines()[-1]
-    assert re.fullmatch(r"winner: (alpha|beta|you|gamma)( share first)? \(alpha \d\w\w, beta \d\w\w, you \d\w\w, "
-                        r"gamma \d\w\w\)", last), last
+    assert re.fullmatch(r"places: (\d\w\w (alpha|beta|you|gamma)(, )?){4}", last), last
 
 
 def test_standings_as_csv_are_the_json_rows(tmp_path):

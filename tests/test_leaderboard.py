@@ -43,6 +43,7 @@ from arena.store import Store
 XSS_NAME = "<script>alert(1)</script>"
 IMG_NAME = "<img src=x onerror=alert(2)>"
 STDERR_XSS = "<script>alert('stderr')</script>"
+HELLO_XSS = "<b onclick=alert(3)>crash & burn</b>"
 REPLAY_DATA = re.compile(r'<script type="text/plain" id="replay-data"[^>]*>([^<]*)</script>')
 
 
@@ -70,7 +71,7 @@ def _build_site(root: Path) -> Site:
         for line in sys.stdin:
             message = json.loads(line)
             if message["type"] == "hello":
-                print(json.dumps({{"type": "hello", "name": "crasher", "games": {sorted(GAMES)!r}}}), flush=True)
+                print(json.dumps({{"type": "hello", "name": {HELLO_XSS!r}, "games": {sorted(GAMES)!r}}}), flush=True)
             elif message["type"] == "decide":
                 sys.stderr.write("about to fail: {STDERR_XSS} & bye\\n")
                 sys.stderr.flush()
@@ -264,6 +265,45 @@ def test_bot_and_version_pages_list_the_record_and_the_forfeits(site):
     assert len(points) == sum(1 for g in games if crasher in g.seats and g.players > 1)
 
 
+def test_a_crashing_bots_last_stderr_lines_are_shown_where_it_forfeited(site):
+    """Its replay page shows the last lines beside the forfeit and links the
+    game's own log, which says whose it is and links back; no page shows a
+    path of the machine that built it."""
+    games, bots = stored(site.db)
+    crasher = next(b for b in bots if bots[b]["name"] == "crasher")
+    game = next(g for g in games if g.forfeit_seat is not None and g.seats[g.forfeit_seat] == crasher)
+    seat = game.forfeit_seat
+    page = (site.out / paths.game_path(game.key)).read_text()
+    tail = re.search(rf'<section class="stderr-tail" data-seat="{seat}">(.*?)</section>', page, re.DOTALL)
+    assert tail, "no stderr excerpt on the replay page"
+    assert f"about to fail: {escape(STDERR_XSS)} &amp; bye" in tail.group(1)
+    log = re.search(r'class="log-link" href="\.\./\.\./(logs/[0-9a-f]+\.html)"', tail.group(1)).group(1)
+    log_page = (site.out / log).read_text()
+    assert log_page.count("about to fail") == 1  # this game's stderr alone
+    assert re.search(rf'>crasher</a> <span class="version">@\w+</span>\s*wrote to stderr in seat {seat} of a '
+                     rf'{game.game.capitalize()} game', log_page)
+    assert f'href="../{paths.game_path(game.key)}"' in log_page
+    version_page = (site.out / paths.BotInfo(crasher, "crasher", bots[crasher]["content_hash"][:12]).page).read_text()
+    assert version_page.count('<details class="stderr-tail">') == sum(
+        1 for g in games for f in g.forfeits if g.seats[f.seat] == crasher)
+    for page in site.out.rglob("*.html"):
+        assert str(site.root) not in page.read_text(), page
+
+
+def test_the_name_a_bot_says_hello_with_is_stored_logged_and_shown_escaped(site):
+    with closing(sqlite3.connect(site.db)) as conn:
+        hello = dict(conn.execute("SELECT name, hello_name FROM bots"))
+    assert hello["crasher"] == HELLO_XSS and hello["alpha"] == "random_bot"
+    assert f"says hello as {json.dumps(HELLO_XSS)}" in (site.root / "logs" / "arena.log").read_text()
+    games, bots = stored(site.db)
+    crasher = next(b for b in bots if bots[b]["name"] == "crasher")
+    info = paths.BotInfo(crasher, "crasher", bots[crasher]["content_hash"][:12])
+    for page in (info.page, info.name_page):
+        text = (site.out / page).read_text()
+        assert f'It says hello as <q class="bot-name">{escape(HELLO_XSS)}</q>' in text
+        assert HELLO_XSS not in text
+
+
 def test_every_game_has_a_page_whose_replay_is_the_engines(site):
     games, bots = stored(site.db)
     data = games_data(site.out)
@@ -425,6 +465,31 @@ def test_a_new_replay_format_rewrites_every_replay(copy, monkeypatch):
         builder.build(store, copy.out)
     after = replay_pages(copy.out)
     assert set(after) == set(first) and all(after[p] != first[p] for p in first)
+
+
+def test_a_log_kept_per_match_by_an_older_arena_names_each_of_its_games(tmp_path):
+    """Databases written before logs were kept per game point several games
+    at one file: its page names every game and seat it holds."""
+    shared = tmp_path / "logs" / "bots" / "match" / "alpha.stderr.log"
+    shared.parent.mkdir(parents=True)
+    shared.write_text("one line for both games\n")
+    spec = BotSpec("alpha", ("true",), "/bin/true", "a" * 64)
+    other = BotSpec("beta", ("true",), "/bin/true", "b" * 64)
+    with Store(tmp_path / "arena.db", writer=True) as store:
+        store.add_bots([spec, other])
+        for order, seats in enumerate([(spec, other), (other, spec)]):
+            final, events = random_playout(GAMES["slyyde"], 2, order)
+            logs = tuple(str(shared) if bot is spec else None for bot in seats)
+            store.add_game(GameRecord(Job(f"old/{order}", "slyyde", tuple(b.bot_id for b in seats), order, 0, order),
+                                      events, final.outcome().placements, Termination.NORMAL, logs=logs))
+    with Store(tmp_path / "arena.db") as store:
+        builder.build(store, tmp_path / "site")
+    [log_page] = (tmp_path / "site" / "logs").glob("*.html")
+    text = log_page.read_text()
+    for order, seat in ((0, 0), (1, 1)):
+        assert re.search(rf"wrote to stderr in seat {seat} of a Slyyde game.*?"
+                         rf'href="\.\./{re.escape(paths.game_path(f"old/{order}"))}"', text, re.DOTALL)
+    assert "holds the stderr of all these games" in text and str(tmp_path) not in text
 
 
 def test_a_record_that_does_not_replay_gets_a_page_that_says_so(copy):

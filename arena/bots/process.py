@@ -8,8 +8,8 @@ the bot exits or the referee ends it, including descendants that detached
 themselves. The warden dies with the thread that started it, and kills the
 bot as it goes. Every read and every write has a deadline; a line longer than
 the cap is refused without being held in memory; stderr is drained by a
-thread into a log file up to a cap per file and the rest is counted and
-dropped.
+thread into a log file (one per game: the referee switches files) up to a
+cap per file and the rest is counted and dropped.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from arena.bots import isolation, warden
 from arena.errors import ArenaError, BotCrashed, BotProtocolError, BotTimeout
@@ -127,34 +127,91 @@ def _deeper_than(value: Any, limit: int) -> bool:
 
 class _StderrDrain(threading.Thread):
     """Copies a bot's stderr to its log file while the file is under the cap
-    (a cap per file, so per bot and match however many processes the match
-    needed); counts the rest and drops it."""
+    (a cap per file: per bot and game, since the referee switches files at
+    each game's start); counts the rest and drops it. A file is created
+    only when the bot writes to it, so a quiet bot leaves no empty logs."""
 
     def __init__(self, stream, log_path: Path | None, cap: int) -> None:
         super().__init__(daemon=True)
         self.stream = stream
-        self.log = open(log_path, "ab") if log_path else None
+        self._fd = stream.fileno()
+        os.set_blocking(self._fd, False)
         self.cap = cap
-        self.written = self.log.tell() if self.log else 0
+        # The drain reads and writes while the referee switches files between games.
+        self._lock = threading.Lock()
+        self._ended = False  # the pipe is closed (its descriptor number may be reused: never read it again)
+        self._path = log_path
+        self._log: BinaryIO | None = None
+        self.written = self._existing_size()
         self.dropped = 0
+
+    def _existing_size(self) -> int:
+        try:
+            return self._path.stat().st_size if self._path else 0
+        except OSError:
+            return 0
+
+    def switch(self, log_path: Path | None) -> None:
+        """Send what comes from now on to another file (the next game's).
+        What the pipe already holds goes to the old file first, so whatever
+        the bot wrote before its last answer stays with that game; what it
+        writes later (after a game without a decision, say) lands in the
+        next."""
+        with self._lock:
+            if not self._ended:
+                self._read_available()
+            self._close_log()
+            self._path = log_path
+            self.written = self._existing_size()
+            self.dropped = 0
 
     def run(self) -> None:
         try:
-            while chunk := self.stream.read1(_READ_CHUNK):
-                keep = chunk[: max(0, self.cap - self.written)]
-                if keep and self.log:
-                    self.log.write(keep)
-                    self.log.flush()
-                self.written += len(keep)
-                self.dropped += len(chunk) - len(keep)
+            with selectors.DefaultSelector() as selector:
+                selector.register(self._fd, selectors.EVENT_READ)
+                open_ = True
+                while open_:
+                    selector.select()
+                    with self._lock:
+                        open_ = self._read_available()
         except (OSError, ValueError):
             pass
         finally:
-            self.stream.close()
-            if self.log:
-                if self.dropped:
-                    self.log.write(f"\n[arena: {self.dropped} more bytes of stderr dropped]\n".encode())
-                self.log.close()
+            with self._lock:
+                self._ended = True
+                self.stream.close()
+                self._close_log()
+
+    def _read_available(self) -> bool:
+        """Keep what the pipe holds now; False once it is closed."""
+        while True:
+            try:
+                chunk = os.read(self._fd, _READ_CHUNK)
+            except BlockingIOError:
+                return True
+            except (OSError, ValueError):
+                return False
+            if not chunk:
+                return False
+            self._keep(chunk)
+
+    def _keep(self, chunk: bytes) -> None:
+        keep = chunk[: max(0, self.cap - self.written)]
+        if keep and self._path:
+            if self._log is None:
+                self._path.parent.mkdir(parents=True, exist_ok=True)
+                self._log = open(self._path, "ab")
+            self._log.write(keep)
+            self._log.flush()
+        self.written += len(keep)
+        self.dropped += len(chunk) - len(keep)
+
+    def _close_log(self) -> None:
+        if self._log is not None:
+            if self.dropped:
+                self._log.write(f"\n[arena: {self.dropped} more bytes of stderr dropped]\n".encode())
+            self._log.close()
+            self._log = None
 
 
 # -- the process ---------------------------------------------------------------------------
@@ -208,6 +265,10 @@ class BotProcess:
         self.pid: int = started["pid"]
         self.workdir = started["workdir"]
         self.box.cgroup = started.get("cgroup")
+
+    def log_stderr_to(self, path: Path | None) -> None:
+        """From now on, keep the bot's stderr in ``path`` (None: drop it)."""
+        self._drain.switch(path)
 
     # -- line I/O -------------------------------------------------------------
 

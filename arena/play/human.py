@@ -1,35 +1,50 @@
-"""A person at the terminal as a seat, for ``arena play``."""
+"""A person at the terminal as a seat, for ``arena play``: the board and
+the choices in words (arena.play.text_view), a number read back."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
 from arena.games.base import Action, State
+from arena.model import Job
+from arena.play.text_view import TextView
 
 
 class HumanSeat:
-    """Shows the state and the numbered choices; reads a number."""
+    """Shows the position and the numbered choices; reads a number. Every
+    step of the game is told in words as it happens, the bots' and the
+    person's alike."""
 
-    def start_game(self, job, seat: int, state: State) -> None:
+    def start_game(self, job: Job, seat: int, state: State) -> None:
         self.seat = seat
-        click.echo(f"You play seat {seat} of {job.game}. Rules: seeds/{job.game}.md")
+        self.view = TextView(job.game, list(job.seats))
+        click.echo(f"You play seat {seat} of {job.game} ({self.view.legend()}). Rules: seeds/{job.game}.md")
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int:
-        click.echo(json.dumps(state.to_json(), separators=(",", ":"))[:2000])
-        for number, action in enumerate(actions):
-            click.echo(f"  {number}: {json.dumps(action)}")
-        return click.prompt("your choice", type=click.IntRange(0, len(actions) - 1))
+        seen = state.to_json()
+        click.echo("")
+        for line in self.view.position(seen):
+            click.echo("  " + line)
+        click.echo("your choices:")
+        for number, action in enumerate(actions, 1):
+            click.echo(f"  {number}: {self.view.action(action, seen)}")
+        return click.prompt("your choice", type=click.IntRange(1, len(actions))) - 1
 
     def observe(self, event: dict[str, Any], state: State) -> None:
-        if event["kind"] == "chance":
-            click.echo(f"dice ({event['stream']}, {event['purpose']}): {event['values']}")
-        elif event["kind"] == "retire":
-            click.echo(f"seat {event['seat']} is out of the game ({event['reason']})")
-        elif event["seat"] != self.seat:
-            click.echo(f"seat {event['seat']} chose {json.dumps(event['offered'][event['chosen']])}")
+        if event["kind"] == "retire":
+            click.echo(f"{self.view.seat(event['seat'])} forfeits ({event['reason'].replace('_', ' ')}) "
+                       "and is out of the game")
+            return
+        for line in self.view.effects(state.to_json()):
+            click.echo("> " + line)
 
     def end_game(self, state: State, result: dict[str, Any]) -> None:
-        click.echo(f"game over: {result}")
+        seen = state.to_json()
+        click.echo("\nfinal position:")
+        for line in self.view.position(seen):
+            click.echo("  " + line)
+        scores = seen.get("scores") if self.view.game == "ciclovia" else None
+        for line in self.view.result(result["placements"], scores):
+            click.echo(line)

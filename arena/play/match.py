@@ -1,5 +1,9 @@
 """Playing a match: a run of games between the same bots, each bot one
-process reused from game to game, every process gone at the end."""
+process reused from game to game, every process gone at the end.
+
+Each bot's stderr is kept per game and seat: a process lives across the
+games of a match, so its log is switched to the next game's file as that
+game starts (stderr written between two games lands in the later one)."""
 
 from __future__ import annotations
 
@@ -13,31 +17,51 @@ from arena.model import BotSpec, GameRecord, Job, Limits
 from arena.play.referee import play_game
 
 
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.]", "_", name)[:20]
+
+
 def match_log_dir(log_dir: Path, jobs: list[Job]) -> Path:
     """A folder per match for its bots' stderr logs, named stably: the
     game, the bots (by name), the round, and a hash of the match's keys."""
     first = jobs[0]
     digest = hashlib.sha256("\n".join(job.key for job in jobs).encode()).hexdigest()[:10]
-    names = "-".join(re.sub(r"[^A-Za-z0-9_.]", "_", bot_id.partition("@")[0])[:20] for bot_id in first.seats)
+    names = "-".join(_safe(bot_id.partition("@")[0]) for bot_id in first.seats)
     return log_dir / "bots" / f"{first.game}-{names}-r{first.round}-{digest}"
+
+
+def game_log(folder: Path, job: Job, seat: int, name: str) -> Path:
+    """The stderr log of one seat of one game: named by a hash of the
+    game's key (unique in the match however it is split up to be played),
+    the seat and the bot."""
+    digest = hashlib.sha256(job.key.encode()).hexdigest()[:10]
+    return folder / f"game-{digest}-seat{seat}-{_safe(name)}.stderr.log"
 
 
 def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits,
                log_dir: Path | None) -> Generator[GameRecord, None, None]:
     folder = match_log_dir(log_dir, jobs) if log_dir else None
-    if folder:
-        folder.mkdir(parents=True, exist_ok=True)
     seats: dict[str, BotSeat] = {}
     try:
         for job in jobs:
-            for bot_id in job.seats:
+            logs: list[Path | None] = []
+            for seat, bot_id in enumerate(job.seats):
+                log = game_log(folder, job, seat, specs[bot_id].name) if folder else None
+                logs.append(log)
                 if bot_id not in seats:
-                    log = folder / f"{specs[bot_id].name}.stderr.log" if folder else None
                     seats[bot_id] = BotSeat(specs[bot_id], limits, log)
+                keep_stderr_in(seats[bot_id], log)
             record = play_game(job, [seats[bot_id] for bot_id in job.seats], limits.move_timeout)
-            record.logs = tuple(str(seats[b].stderr_log) if seats[b].stderr_log else None
-                                for b in job.seats)
+            record.logs = tuple(None if log is None else str(log) for log in logs)
             yield record
     finally:
-        for seat in seats.values():
-            seat.close()
+        for bot in seats.values():
+            bot.close()
+
+
+def keep_stderr_in(seat: BotSeat, log: Path | None) -> None:
+    """Point a bot seat's stderr at ``log`` from now on: its running
+    process at once, and any process it starts later (after a failure)."""
+    seat.stderr_log = log
+    if seat.process is not None:
+        seat.process.log_stderr_to(log)

@@ -44,6 +44,7 @@ class Probe:
     spec: BotSpec
     entrant: Entrant | None
     problem: str | None
+    hello_name: str | None = None  # the name the bot's hello answer gave, as it gave it
 
 
 def probe_bots(specs: list[BotSpec], limits: Limits) -> list[Probe]:
@@ -76,8 +77,8 @@ def _probe(spec: BotSpec, limits: Limits, running: set[BotProcess]) -> Probe:
         running.discard(process)
     games = frozenset(hello["games"]) & frozenset(GAMES)
     if not games:
-        return Probe(spec, None, f"plays none of the registered games (said {hello['games']!r})")
-    return Probe(spec, Entrant(spec, games), None)
+        return Probe(spec, None, f"plays none of the registered games (said {hello['games']!r})", hello["name"])
+    return Probe(spec, Entrant(spec, games), None, hello["name"])
 
 
 @dataclass
@@ -86,6 +87,7 @@ class Plan:
     specs: dict[str, BotSpec]
     unusable: list[Probe]
     balances: list[Balance] = field(default_factory=list)
+    hello_names: dict[str, str] = field(default_factory=dict)  # by bot id, as each bot's hello said
 
 
 def parse_options(texts: list[str], games: list[str]) -> dict[str, dict[str, Any]]:
@@ -164,7 +166,8 @@ def plan_tournament(bot_dirs: list[Path], request: Request, rounds: int, seed: i
         if not planned:
             raise ArenaError(f"no {count} usable bots play any one of: {', '.join(chosen)}")
         jobs += planned
-    return Plan(jobs, {e.spec.bot_id: e.spec for e in entrants}, [p for p in probes if p.problem], balances)
+    return Plan(jobs, {e.spec.bot_id: e.spec for e in entrants}, [p for p in probes if p.problem], balances,
+                {p.spec.bot_id: p.hello_name for p in probes if p.entrant and p.hello_name is not None})
 
 
 def play_missing(plan: Plan, store: Store, executor: Executor, limits: Limits, log_dir: Path | None,
@@ -173,7 +176,9 @@ def play_missing(plan: Plan, store: Store, executor: Executor, limits: Limits, l
     Returns how many were played. Interrupted (Ctrl-C, or SIGTERM, which
     the command line turns into the same), running games are abandoned and
     stored ones stay."""
-    store.add_bots(list(plan.specs.values()))
+    store.add_bots(list(plan.specs.values()), plan.hello_names)
+    for bot_id, hello_name in sorted(plan.hello_names.items()):
+        log.info("bot %s says hello as %s", bot_id, json.dumps(hello_name))
     done = store.stored_keys()
     missing = [job for job in plan.jobs if job.key not in done]
     if not missing:

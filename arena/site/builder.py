@@ -109,7 +109,7 @@ class _Site:
             page = f"logs/{log_id}.html"
             try:
                 stat = path.stat()
-                stamp = f"{stat.st_size}-{stat.st_mtime_ns}"
+                stamp = f"{stat.st_size}-{stat.st_mtime_ns}-{_uses_digest(model.logs.uses.get(log_id, []))}"
             except OSError:
                 stamp = "missing"
             done[page] = stamp
@@ -119,13 +119,13 @@ class _Site:
                 text = path.read_bytes().decode("utf-8", errors="replace")
             except OSError as exc:
                 text = f"[arena: the log could not be read: {exc}]"
-            self.write(page, pages.log_page(str(path), text))
+            self.write(page, pages.log_page(model.logs.uses.get(log_id, []), model.infos, text))
 
     def write_replays(self, model: data.Model, old: dict[str, Any], done: dict[str, Any]) -> None:
-        todo: list[tuple[StoredGame, list[str | None]]] = []
+        todo: list[tuple[StoredGame, list[dict[str, Any] | None]]] = []
         bots = {b: [info.name, info.version, info.page] for b, info in model.infos.items()}
         for game in self.store.games():
-            log_ids = [model.logs.log_id(path) for path in game.logs]
+            log_ids = model.logs.seat_logs(game)
             digest = _digest(game, log_ids)
             page = game_path(game.key)
             done[page] = digest
@@ -163,7 +163,12 @@ def _replay_format() -> str:
     return f"{replays.REPLAY_FORMAT}-{hashlib.sha1(template + base).hexdigest()[:12]}"
 
 
-def _digest(game: StoredGame, log_ids: list[str | None]) -> str:
+def _uses_digest(uses: list[dict[str, Any]]) -> str:
+    """Changes when a log page's header (whose log, which games) would."""
+    return hashlib.sha1(json.dumps(uses, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def _digest(game: StoredGame, log_ids: list[dict[str, Any] | None]) -> str:
     identity = [game.key, game.finished_at, game.decisions, game.termination.value, log_ids]
     return hashlib.sha1(json.dumps(identity).encode()).hexdigest()[:16]
 
@@ -178,13 +183,13 @@ def _open_worker_store(path: str) -> None:
     _WORKER_STORE = Store(path)
 
 
-def _render_chunk(games: list[tuple[StoredGame, list[str | None]]], bots: dict[str, list[Any]]) -> list[str]:
+def _render_chunk(games: list[tuple[StoredGame, list[dict[str, Any] | None]]], bots: dict[str, list[Any]]) -> list[str]:
     assert _WORKER_STORE is not None
     return [pages.game_page(game, log_ids, _WORKER_STORE.events(game.key), _WORKER_STORE.decision_times(game.key),
                             bots) for game, log_ids in games]
 
 
-def _render_replays(store: Store, games: list[tuple[StoredGame, list[str | None]]],
+def _render_replays(store: Store, games: list[tuple[StoredGame, list[dict[str, Any] | None]]],
                     bots: dict[str, list[Any]]) -> Iterable[tuple[StoredGame, str]]:
     """Render replay pages, in worker processes when there are many. A few
     chunks at a time are in flight, so memory stays flat however many games

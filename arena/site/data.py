@@ -33,17 +33,25 @@ from arena.store import Store
 LETTERS = {results.Verdict.WIN: "w", results.Verdict.DRAW: "d", results.Verdict.LOSS: "l"}
 
 
+TAIL_LINES = 12  # of a forfeiting bot's stderr, shown where the forfeit is
+_TAIL_BYTES = 4096
+
+
 class Logs:
-    """Stored stderr log paths and the site's names for the files found.
+    """Stored stderr log paths, the site's names for the files found, and
+    which bot, game and seat wrote each (a log per game and seat; logs of
+    older databases were per match, so one file may serve several games).
 
     Paths are stored as the tournament was given them (maybe relative to its
     working folder), so a relative path is looked for from here and from the
-    database's folder."""
+    database's folder. Pages never show the paths, which are the server's."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.files: dict[str, Path] = {}  # site name -> file
+        self.uses: dict[str, list[dict[str, Any]]] = {}  # site name -> the games and seats it holds
         self._ids: dict[str, str | None] = {}
+        self._tails: dict[str, str] = {}
 
     def log_id(self, stored: str | None) -> str | None:
         """The site's name for a stored log path, if the file can be found."""
@@ -52,6 +60,42 @@ class Logs:
         if stored not in self._ids:
             self._ids[stored] = self._find(stored)
         return self._ids[stored]
+
+    def seat_logs(self, game: StoredGame) -> list[dict[str, Any] | None]:
+        """Each seat's log of a game (its site name, and for a seat that
+        forfeited the last lines), None where there is no file."""
+        forfeited = {forfeit.seat for forfeit in game.forfeits}
+        logs: list[dict[str, Any] | None] = []
+        for seat in range(game.players):
+            log_id = self.log_id(game.logs[seat] if seat < len(game.logs) else None)
+            logs.append(None if log_id is None else
+                        {"id": log_id, "tail": self.tail(log_id) if seat in forfeited else None})
+        return logs
+
+    def add_use(self, log_id: str, game: StoredGame, seat: int) -> None:
+        self.uses.setdefault(log_id, []).append({"key": game.key, "game": game.game, "seat": seat,
+                                                 "bot_id": game.seats[seat], "page": game_path(game.key),
+                                                 "finished": when(game.finished_at)})
+
+    def tail(self, log_id: str) -> str:
+        """The last lines of a log: what a bot said just before it failed."""
+        if log_id not in self._tails:
+            self._tails[log_id] = self._read_tail(log_id)
+        return self._tails[log_id]
+
+    def _read_tail(self, log_id: str) -> str:
+        try:
+            with open(self.files[log_id], "rb") as handle:
+                handle.seek(0, 2)
+                size = handle.tell()
+                handle.seek(max(0, size - _TAIL_BYTES))
+                data = handle.read()
+        except OSError:
+            return ""
+        lines = data.decode("utf-8", errors="replace").splitlines()
+        if size > _TAIL_BYTES:
+            lines = lines[1:]  # the first may be cut
+        return "\n".join(lines[-TAIL_LINES:])
 
     def _find(self, stored: str) -> str | None:
         path = Path(stored)
@@ -76,6 +120,7 @@ class Model:
     ml: dict[str, Fitted] = field(default_factory=dict)
     pairs: SeatSwappedPairs = field(default_factory=SeatSwappedPairs)  # seat-swapped pairs, per table
     forfeits: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    hello_names: dict[str, str] = field(default_factory=dict)  # the name each bot's hello gave, by bot id
     seats: dict[str, SeatShares] = field(default_factory=dict)  # first places by seat, per table
     solo_games: dict[str, int] = field(default_factory=dict)
     rows: list[list[Any]] = field(default_factory=list)
@@ -109,6 +154,7 @@ def collect(store: Store) -> Model:
     infos = {bot_id: BotInfo(bot_id, row["name"], (row["content_hash"] or "")[:12] or version_of(bot_id))
              for bot_id, row in store.bots().items()}
     model = Model(infos, Logs(store.path.parent))
+    model.hello_names = {bot_id: row["hello_name"] for bot_id, row in store.bots().items() if row.get("hello_name")}
     game_numbers: dict[str, int] = {}
     bot_numbers: dict[str, int] = {}
     rows: list[tuple[float, list[Any]]] = []
@@ -122,16 +168,19 @@ def collect(store: Store) -> Model:
         add_seat_shares(model.seats, game)
         if game.players == 1:
             model.solo_games[game.seats[0]] = model.solo_games.get(game.seats[0], 0) + 1
-        logs = [model.logs.log_id(path) for path in game.logs]
-        if game.forfeit_seat is not None:
-            _add_forfeit(model, game, logs)
+        logs = model.logs.seat_logs(game)
+        for seat, log in enumerate(logs):
+            if log is not None:
+                model.logs.add_use(log["id"], game, seat)
+        _add_forfeit(model, game, logs)
         rows.append((game.finished_at or 0.0, schema.record(
             schema.GAME_ROW, id=game_id(game.key), game=game_numbers.setdefault(game.game, len(game_numbers)),
             seats=[bot_numbers.setdefault(b, len(bot_numbers)) for b in game.seats],
             results=result_letters(game), places=list(game.placements),
             ending=game.termination.value, forfeit=-1 if game.forfeit_seat is None else game.forfeit_seat,
             decisions=game.decisions, finished=int(game.finished_at or 0.0),
-            scores=list(game.scores) if game.players == 1 and game.scores is not None else None)))
+            scores=list(game.scores) if game.players == 1 and game.scores is not None else None,
+            log=_forfeit_log(game, logs))))
     # The list shows games in the order they finished (rating order is the
     # plan's, and several plans share a store).
     rows.sort(key=lambda pair: pair[0])
@@ -147,15 +196,24 @@ def result_letters(game: StoredGame) -> str:
     return "".join(LETTERS[results.verdict(game.placements, seat)] for seat in range(game.players))
 
 
-def _add_forfeit(model: Model, game: StoredGame, logs: list[str | None]) -> None:
+def _forfeit_log(game: StoredGame, logs: list[dict[str, Any] | None]) -> str | None:
+    """The site's name for the first forfeiting seat's log, for the games list."""
     seat = game.forfeit_seat
-    assert seat is not None
-    model.forfeits.setdefault(game.seats[seat], []).append({
-        "key": game.key, "page": game_path(game.key), "game": game.game,
-        "reason": game.termination.value, "detail": game.detail or "",
-        "opponents": [b for s, b in enumerate(game.seats) if s != seat],
-        "log": logs[seat] if seat < len(logs) else None,
-        "finished": when(game.finished_at), "finished_at": game.finished_at or 0.0})
+    log = logs[seat] if seat is not None and seat < len(logs) else None
+    return log["id"] if log else None
+
+
+def _add_forfeit(model: Model, game: StoredGame, logs: list[dict[str, Any] | None]) -> None:
+    """Every seat that forfeited (in a pod the others play on after one
+    does), with what the bot last wrote to stderr."""
+    for forfeit in game.forfeits:
+        seat = forfeit.seat
+        model.forfeits.setdefault(game.seats[seat], []).append({
+            "key": game.key, "page": game_path(game.key), "game": game.game,
+            "reason": forfeit.termination.value, "detail": forfeit.detail or "",
+            "opponents": [b for s, b in enumerate(game.seats) if s != seat],
+            "log": logs[seat] if seat < len(logs) else None,
+            "finished": when(game.finished_at), "finished_at": game.finished_at or 0.0})
 
 
 def solo_table(store: Store) -> list[dict[str, Any]]:

@@ -170,7 +170,7 @@ def bot_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str, s
                 if standing:
                     per_table.append({"table": table, "elo": standing,
                                       "ml": (model.ml.get(table) or Fitted()).get(info.bot_id)})
-            records.append({"info": info, "tables": per_table,
+            records.append({"info": info, "tables": per_table, "hello_name": model.hello_names.get(info.bot_id),
                             "forfeits": len(model.forfeits.get(info.bot_id, [])),
                             "solo": model.solo_games.get(info.bot_id, 0)})
         yield versions[0].name_page, render("bot.html", "../../", name=name, records=records)
@@ -204,10 +204,12 @@ def board_data() -> Iterator[tuple[str, str]]:
 # ------------------------------------------------------------------ a game
 
 
-def game_page(game: StoredGame, log_ids: list[str | None], events: list[dict[str, Any]],
+def game_page(game: StoredGame, logs: list[dict[str, Any] | None], events: list[dict[str, Any]],
               times: DecisionTimes, bots: dict[str, list[Any]]) -> str:
     """A game and its replay. Who won, drew or lost is arena.results' verdict
-    on the placements: a shared first place is a draw between those sharing it."""
+    on the placements: a shared first place is a draw between those sharing
+    it. ``logs`` are the seats' stderr logs (arena.site.data.Logs.seat_logs):
+    a forfeiting seat's last lines are shown beside its forfeit."""
     payload, _, problem = replay_payload(game, events, times)
     seats = []
     forfeited = {forfeit.seat: forfeit.termination.value for forfeit in game.forfeits}
@@ -218,7 +220,7 @@ def game_page(game: StoredGame, log_ids: list[str | None], events: list[dict[str
                       "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
                       "won": verdict is results.Verdict.WIN, "drew": verdict is results.Verdict.DRAW,
                       "forfeit": forfeited.get(seat), "place": game.placements[seat],
-                      "log": log_ids[seat] if seat < len(log_ids) else None,
+                      "log": logs[seat] if seat < len(logs) else None,
                       "score": game.scores[seat] if game.scores and seat < len(game.scores) else None})
     # A first place shared by some seats and not all: name those who share it.
     shared = [s for s in seats if s["drew"]] if any(not s["drew"] for s in seats) else []
@@ -226,5 +228,7 @@ def game_page(game: StoredGame, log_ids: list[str | None], events: list[dict[str
                   problem=problem, when=when(game.finished_at))
 
 
-def log_page(path: str, text: str) -> str:
-    return render("log.html", "../", path=path, text=text)
+def log_page(uses: list[dict[str, Any]], infos: dict[str, BotInfo], text: str) -> str:
+    """A stderr log, saying whose it is: which bot, in which seat of which
+    game (several games for a log kept per match by an older arena)."""
+    return render("log.html", "../", uses=uses, infos=infos, text=text)

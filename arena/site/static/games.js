@@ -20,7 +20,7 @@
     return index;
   }
   const R = fieldsOf(data.fields.rows,
-    ["id", "game", "seats", "results", "places", "ending", "forfeit", "decisions", "finished", "scores"]);
+    ["id", "game", "seats", "results", "places", "ending", "forfeit", "decisions", "finished", "scores", "log"]);
   const B = fieldsOf(data.fields.bots, ["bot_id", "name", "version", "page"]);
   let page = 1;
 
@@ -182,6 +182,10 @@
       const ending = cell(tr);
       const forfeit = row[R.forfeit];
       ending.textContent = row[R.ending].replace("_", " ") + (forfeit >= 0 ? " (" + nameOf(forfeit) + ")" : "");
+      if (row[R.log]) {
+        ending.appendChild(document.createTextNode(" "));
+        link(ending, "logs/" + row[R.log] + ".html", "stderr", "log-link");
+      }
       cell(tr, "num").textContent = row[R.decisions];
       cell(tr).textContent = when(row[R.finished]);
       fragment.appendChild(tr);
