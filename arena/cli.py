@@ -480,7 +480,7 @@ def play(game_name, bot_names, seat, seed, option_texts, web, port, open_page, h
     limits = _limits(move_timeout, startup_timeout)
     if web:
         _play_web(request.games[0], request.options.get(request.games[0], {}), [specs[n] for n in bot_names],
-                  seat, seed, limits, port, open_page, human_timeout)
+                  seat, seed, limits, port, open_page, human_timeout, log_dir)
         return
     if port or open_page or human_timeout is not None:
         raise ArenaError("--port, --open and --human-timeout go with --web")
@@ -505,11 +505,11 @@ def play(game_name, bot_names, seat, seed, option_texts, web, port, open_page, h
 
 
 def _play_web(game: str, options: dict[str, Any], bots: list[Any], seat: int, seed: int | None, limits: Limits,
-              port: int, open_page: bool, human_timeout: float | None) -> None:
+              port: int, open_page: bool, human_timeout: float | None, log_dir: Path) -> None:
     from arena.web.server import PlaySetup, bind, serve
 
     sock = bind(port)
-    setup = PlaySetup(game, options, tuple(bots), seat, seed, limits, human_timeout)
+    setup = PlaySetup(game, options, tuple(bots), seat, seed, limits, human_timeout, log_dir)
     serve(setup, sock, open_page, click.echo)
 
 

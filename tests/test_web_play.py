@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from support import ARENA, arena_environment, random_bots
+from support import ARENA, RANDOM_BOT, arena_environment, random_bots
 from test_browser import Watched
 
 from arena.cli import main
@@ -30,16 +30,21 @@ class Server:
     bot copied into a folder of the test's own so that its processes can
     be found by their command line."""
 
-    def __init__(self, tmp_path: Path, game: str, *extra: str, bots: tuple[str, ...] = ("rando",)) -> None:
+    def __init__(self, tmp_path: Path, game: str, *extra: str, bots: tuple[str, ...] = ("rando",),
+                 chatty: str | None = None) -> None:
         self.bots = random_bots(tmp_path / "bots", list(bots))
+        if chatty:  # this one says a line on stderr as it starts
+            line = f"print('{chatty} starts', file=sys.stderr)\n"
+            source = RANDOM_BOT.read_text().replace("import sys\n", "import sys\n" + line, 1)
+            (self.bots / f"{chatty}.py").write_text(source)
         self.process = subprocess.Popen(
             [*ARENA, "play", game, *(f"--bot={bot}" for bot in bots), "--bots", str(self.bots), "--web",
              "--seed", "11", "--move-timeout", "2", *extra],
             cwd=tmp_path, env=arena_environment(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True)
-        line = self.process.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        assert found, f"no address in {line!r}; stderr: {self.process.stderr.read()}"
+        self.first_line = self.process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+/", self.first_line)
+        assert found, f"no address in {self.first_line!r}; stderr: {self.process.stderr.read()}"
         self.url = found.group(0)
 
     def bot_processes(self) -> list[str]:
@@ -128,6 +133,7 @@ def test_a_whole_game_by_clicking(browser, tmp_path, game):
     assert code == 0, err
     assert "stopped" in out and not err
     assert server.bot_processes() == []
+    assert f"the bots' stderr goes under {Path('logs') / 'bots'}" in server.first_line
 
 
 @pytest.mark.slow
@@ -173,7 +179,7 @@ def test_ctrl_c_mid_game_leaves_nothing_running(browser, tmp_path):
 
 @pytest.mark.slow
 def test_closing_the_page_mid_game_stops_the_bots_and_the_server(browser, tmp_path):
-    server = Server(tmp_path, "ciclovia", bots=("rando", "rando2"))
+    server = Server(tmp_path, "ciclovia", bots=("rando", "rando2"), chatty="rando2")
     watched = Watched(browser)
     watched.page.goto(server.url + "?speed=0")
     watched.page.wait_for_function(f"{PHASE} === 'decide'", timeout=30_000)
@@ -182,6 +188,8 @@ def test_closing_the_page_mid_game_stops_the_bots_and_the_server(browser, tmp_pa
     code, out, err = server.wait()
     assert code == 0 and "stopped" in out and not err
     assert server.bot_processes() == []
+    [log] = (tmp_path / "logs" / "bots").glob("*/*seat2-rando2.stderr.log")  # kept per game and seat
+    assert log.read_text() == "rando2 starts\n"
 
 
 @pytest.mark.parametrize("arguments, message", [

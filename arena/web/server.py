@@ -46,6 +46,7 @@ from arena.errors import ArenaError
 from arena.games import get_game
 from arena.model import BotSpec, Job, Limits
 from arena.play.events import replay
+from arena.play.match import game_log, match_log_dir
 from arena.play.referee import Seat, play_game
 from arena.site import pages
 from arena.web.seat import LEFT, BrowserSeat, PersonLeft, WatchedSeat
@@ -68,6 +69,7 @@ class PlaySetup:
     seed: int | None
     limits: Limits
     human_timeout: float | None
+    log_dir: Path  # the bots' stderr, a file per game and seat (as arena play keeps it)
 
     def names(self) -> tuple[str, ...]:
         bots = [spec.name for spec in self.bots]
@@ -118,12 +120,15 @@ class _Game:
 
     def _run(self) -> None:
         setup = self.setup
-        bots = [BotSeat(spec, setup.limits) for spec in setup.bots]
+        seed = setup.seed_of(self.number)
+        job = Job(f"play/{setup.game}/{seed}", setup.game, setup.names(), seed, options=setup.options)
+        folder = match_log_dir(setup.log_dir, [job])
+        bot_seats = [number for number in range(len(job.seats)) if number != setup.seat]
+        bots = [BotSeat(spec, setup.limits, game_log(folder, job, number, spec.name))
+                for spec, number in zip(setup.bots, bot_seats)]
         person = BrowserSeat(self.send, self.choices, setup.human_timeout)
         watched: list[Seat] = [WatchedSeat(bot, self.left) for bot in bots]
         seats: list[Seat] = [*watched[:setup.seat], person, *watched[setup.seat:]]
-        seed = setup.seed_of(self.number)
-        job = Job(f"play/{setup.game}/{seed}", setup.game, setup.names(), seed, options=setup.options)
         try:
             record = play_game(job, seats, setup.limits.move_timeout)
         except PersonLeft:
@@ -240,7 +245,8 @@ def serve(setup: PlaySetup, sock: socket.socket, open_page: bool, say: Callable[
     connections.server = server
     host, port = sock.getsockname()[:2]
     url = f"http://{host}:{port}/"
-    say(f"arena: play {setup.game} at {url} (closing the page or Ctrl-C stops the server)")
+    say(f"arena: play {setup.game} at {url} (closing the page or Ctrl-C stops the server); "
+        f"the bots' stderr goes under {setup.log_dir / 'bots'}")
     if open_page:
         webbrowser.open(url)
     try:
