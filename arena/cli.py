@@ -450,13 +450,20 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
 @click.option("--seed", type=int, default=None, help="Dice seed (default: random).")
 @click.option("--option", "option_texts", multiple=True, metavar="GAME.NAME=VALUE",
               help="A game option, e.g. detour.pieces=4 (repeatable).")
+@click.option("--web", is_flag=True, help="Play in the browser: serve the game on 127.0.0.1 and print its address.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0,
+              help="With --web: the port to listen on (default: one the system picks).")
+@click.option("--open", "open_page", is_flag=True, help="With --web: open the page in the default browser.")
+@click.option("--human-timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="With --web: seconds you have for each decision (default: no clock).")
 @bots_option
 @limits_options
 @click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
               help="Where the bots' stderr is kept (under bots/, a file per seat).")
 @_fail_cleanly
-def play(game_name, bot_names, seat, seed, option_texts, bot_dirs, move_timeout, startup_timeout, log_dir):
-    """Play GAME_NAME against 1 to 3 bots in the terminal."""
+def play(game_name, bot_names, seat, seed, option_texts, web, port, open_page, human_timeout, bot_dirs,
+         move_timeout, startup_timeout, log_dir):
+    """Play GAME_NAME against 1 to 3 bots in the terminal (or, with --web, in the browser)."""
     from arena.bots.protocol import BotSeat
     from arena.play.human import HumanSeat
     from arena.play.match import game_log
@@ -471,6 +478,12 @@ def play(game_name, bot_names, seat, seed, option_texts, bot_dirs, move_timeout,
         if name not in specs:
             raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(specs))})")
     limits = _limits(move_timeout, startup_timeout)
+    if web:
+        _play_web(request.games[0], request.options.get(request.games[0], {}), [specs[n] for n in bot_names],
+                  seat, seed, limits, port, open_page, human_timeout, log_dir)
+        return
+    if port or open_page or human_timeout is not None:
+        raise ArenaError("--port, --open and --human-timeout go with --web")
     names = (*bot_names[:seat], "you", *bot_names[seat:])
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     game = request.games[0]
@@ -489,6 +502,15 @@ def play(game_name, bot_names, seat, seed, option_texts, bot_dirs, move_timeout,
             bot.close()
     for forfeit in record.forfeits:
         click.echo(f"{names[forfeit.seat]} forfeited: {forfeit.termination.value} ({forfeit.detail})")
+
+
+def _play_web(game: str, options: dict[str, Any], bots: list[Any], seat: int, seed: int | None, limits: Limits,
+              port: int, open_page: bool, human_timeout: float | None, log_dir: Path) -> None:
+    from arena.web.server import PlaySetup, bind, serve
+
+    sock = bind(port)
+    setup = PlaySetup(game, options, tuple(bots), seat, seed, limits, human_timeout, log_dir)
+    serve(setup, sock, open_page, click.echo)
 
 
 # arena gauntlet ---------------------------------------------------------------

@@ -118,6 +118,25 @@ class Forfeit:
         return cls(data["seat"], Termination(data["termination"]), data["detail"])
 
 
+@dataclass(frozen=True)
+class DecisionTimes:
+    """How long each decision of a game took to answer, in seconds, in the
+    order of the game's decision events, and the time each seat was given
+    (the move timeout). Kept beside the events, never in them: two runs of
+    one game have the same events and different times. Games stored before
+    arena measured them have none (``move_timeout`` None)."""
+
+    move_timeout: float | None = None
+    seconds: tuple[float, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move_timeout": self.move_timeout, "seconds": list(self.seconds)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DecisionTimes:
+        return cls(data["move_timeout"], tuple(data["seconds"]))
+
+
 class _Forfeits:
     """What records and stored games say about forfeits, from their list."""
 
@@ -150,6 +169,7 @@ class GameRecord(_Forfeits):
     scores: tuple[float, ...] | None = None
     duration: float = 0.0
     logs: tuple[str | None, ...] = ()
+    times: DecisionTimes = DecisionTimes()
 
     @property
     def decisions(self) -> int:
@@ -163,14 +183,14 @@ class GameRecord(_Forfeits):
         return {"job": self.job.to_json(), "events": self.events, "placements": list(self.placements),
                 "termination": self.termination.value, "forfeits": [f.to_json() for f in self.forfeits],
                 "scores": None if self.scores is None else list(self.scores),
-                "duration": self.duration, "logs": list(self.logs)}
+                "duration": self.duration, "logs": list(self.logs), "times": self.times.to_json()}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
         return cls(Job.from_json(data["job"]), data["events"], tuple(data["placements"]),
                    Termination(data["termination"]), tuple(Forfeit.from_json(f) for f in data["forfeits"]),
                    None if data["scores"] is None else tuple(data["scores"]), data["duration"],
-                   tuple(data["logs"]))
+                   tuple(data["logs"]), DecisionTimes.from_json(data["times"]))
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ import sqlite_utils
 
 from arena import results
 from arena.errors import StoreError
-from arena.model import BotSpec, Forfeit, GameRecord, StoredGame, Termination
+from arena.model import BotSpec, DecisionTimes, Forfeit, GameRecord, StoredGame, Termination
 from arena.stats.standings import Standings
 
 APPLICATION = "arena"
@@ -97,7 +97,16 @@ def _hello_name_v5(db: sqlite_utils.Database) -> None:
     db.table("bots").add_column("hello_name", str)
 
 
-MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5]
+def _decision_times_v6(db: sqlite_utils.Database) -> None:
+    """How long each decision took to answer (a JSON list of seconds, in the
+    order of the game's decision events) and the move timeout the seats
+    were given: what a replay shows beside each decision. NULL for games
+    stored before."""
+    db.table("games").add_column("move_timeout", float)
+    db.table("games").add_column("decision_times", str)
+
+
+MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -223,6 +232,8 @@ class Store:
                 "decisions": record.decisions, "duration": record.duration,
                 "logs": json.dumps(list(record.logs)), "finished_at": time.time(),
                 "record": zlib.compress(json.dumps(record.events, separators=(",", ":")).encode()),
+                "move_timeout": record.times.move_timeout,
+                "decision_times": json.dumps([round(seconds, 6) for seconds in record.times.seconds]),
             })
             forfeited = {forfeit.seat: forfeit.termination.value for forfeit in record.forfeits}
             self.db.table("results").insert_all(
@@ -281,6 +292,12 @@ class Store:
         if row is None:
             raise StoreError(f"no game with key {key!r}")
         return json.loads(zlib.decompress(row[0]))
+
+    def decision_times(self, key: str) -> DecisionTimes:
+        row = self.db.execute("SELECT move_timeout, decision_times FROM games WHERE key = ?", [key]).fetchone()
+        if row is None:
+            raise StoreError(f"no game with key {key!r}")
+        return DecisionTimes(row[0], tuple(json.loads(row[1])) if row[1] is not None else ())
 
 
 _STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "options", "placements",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -298,6 +299,63 @@ def test_a_replay_of_every_game(site, watched, name):
     watched.page.goto(url(site.out / paths.game_path(game.key)))
     step_through_and_half_speed(watched, site, game, f"replay-{name}")
     assert (ARTIFACTS / f"replay-{name}.png").stat().st_size > 10_000
+
+
+# The boards' legends: every kind of space, each drawn from a space of the board.
+LEGENDS = {"slyyde": 7, "detour": 6, "ciclovia": 7, "roundabout": 3}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_replay_explains_each_decision(site, watched, name):
+    """Opened at #step=N (a decision of a real tournament game): the offered
+    actions ringed on the board and listed, the chosen one marked on both,
+    the exact decide message the bot received and how long it took; a
+    legend of the board's spaces."""
+    game = a_game(site, name)
+    with Store(site.db) as store:
+        events = store.events(game.key)
+        times = store.decision_times(game.key)
+    states = [state.to_json() for state in replay(GAMES[name], game.players, game.options, events)]
+    decisions = [k for k, event in enumerate(events) if event["kind"] == "decision"]
+    assert len(times.seconds) == len(decisions) and times.move_timeout == 5.0
+    k = next(k for k in decisions if len(events[k]["offered"]) > 1)  # event k: step k + 1
+    page = watched.page
+    page.goto(url(site.out / paths.game_path(game.key)) + f"#step={k + 1}")
+    page.wait_for_selector("#replay[data-ready='1']")
+    assert page.get_attribute("#replay", "data-step") == str(k + 1)
+    event = events[k]
+    items = page.locator("#r-event ol.offered li")
+    assert items.count() == len(event["offered"])
+    assert items.nth(event["chosen"]).get_attribute("class").split().count("chosen") == 1
+    rings = page.locator("#board .offer-spot")
+    ringed = [set(map(int, rings.nth(i).get_attribute("data-offers").split())) for i in range(rings.count())]
+    chosen_rings = page.locator("#board .offer-spot.chosen")
+    assert chosen_rings.count() == sum(event["chosen"] in ring for ring in ringed)
+    if rings.count():  # hovering a ring lights its actions in the list
+        rings.first.hover()
+        lit = {int(i) for i in page.eval_on_selector_all("#r-event ol.offered li.lit",
+                                                          "items => items.map(i => i.dataset.index)")}
+        assert lit == ringed[0]
+    message = page.locator("#r-message")
+    number = decisions.index(k)
+    assert "answered in" in message.locator("summary").inner_text()
+    message.locator("summary").click()
+    page.wait_for_function("document.querySelector('#r-message pre').textContent !== ''")
+    shown = json.loads(message.locator("pre").inner_text())
+    assert shown == {"type": "decide", "state": states[k], "actions": event["offered"], "timeout_ms": 5000}
+    assert times.seconds[number] < 5.0
+    assert page.locator(".board-legend li").count() == LEGENDS[name]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"decision-{name}.png"), full_page=True)
+    page.click("#r-forward")
+    page.wait_for_function(f"location.hash === '#step={k + 2}'")  # the address follows the step
+    if name == "detour":  # pieces sharing a space: a badge says how many
+        page.click("#r-first")
+        shared = Counter(p["space"] for p in states[0]["pieces"] if p["space"] is not None)
+        badges = page.eval_on_selector_all(
+            "#board .stack-badge", "bs => bs.map(b => [b.dataset.stack, b.querySelector('text').textContent])")
+        assert sorted(badges) == sorted([str(space), str(n)] for space, n in shared.items() if n > 1) != []
+    watched.assert_clean()
 
 
 def test_a_hostile_name_and_stderr_stay_text(site, watched):

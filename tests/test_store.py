@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite_utils
+
 from arena.games import get_game
 from arena.games.playout import random_playout
-from arena.model import BotSpec, Forfeit, GameRecord, Job, Termination
+from arena.model import BotSpec, DecisionTimes, Forfeit, GameRecord, Job, Termination
 from arena.play.events import replay
-from arena.store import Store
+from arena.store import MIGRATIONS, SCHEMA_VERSION, Store
 
 SPECS = [BotSpec(name, ("true",), f"/bots/{name}", name * 16) for name in ("a", "b")]
 
@@ -58,3 +60,34 @@ def test_a_draw_and_a_forfeit_are_stored_as_such(tmp_path):
             0, "timeout", "no answer within 1 s")
         points = store.db.execute("SELECT game_key, seat, points FROM results ORDER BY game_key, seat").fetchall()
         assert points == [("cap", 0, 0.5), ("cap", 1, 0.5), ("ff", 0, 0.0), ("ff", 1, 1.0)]
+
+
+def test_decision_times_are_stored_beside_the_events(tmp_path):
+    record = played("k1", 4)
+    decisions = sum(1 for event in record.events if event["kind"] == "decision")
+    record.times = DecisionTimes(0.5, tuple(0.001 * n for n in range(decisions)))
+    with Store(tmp_path / "r.db", writer=True) as store:
+        store.add_bots(SPECS)
+        store.add_game(record)
+        assert store.decision_times("k1") == record.times
+        assert store.events("k1") == record.events
+
+
+def test_a_database_from_before_decision_times_reads_none(tmp_path):
+    """A database from before arena measured decisions gains the columns,
+    left empty for the games it held: those games have no times."""
+    before = next(n for n, migration in enumerate(MIGRATIONS) if "decision_times" in migration.__name__)
+    path = tmp_path / "r.db"
+    db = sqlite_utils.Database(path)
+    db.table("meta").create({"key": str, "value": str}, pk="key")
+    db["meta"].insert_all([{"key": "application", "value": "arena"}, {"key": "schema_version", "value": str(before)}])
+    for migration in MIGRATIONS[:before]:
+        migration(db)
+    db.close()
+    with Store(path, writer=True) as store:
+        assert store._meta()["schema_version"] == str(SCHEMA_VERSION)
+        assert {"move_timeout", "decision_times"} <= set(store.db["games"].columns_dict)
+        store.add_bots(SPECS)
+        store.add_game(played("k1", 4))
+        store.db.execute("UPDATE games SET move_timeout = NULL, decision_times = NULL")  # as an older row reads
+        assert store.decision_times("k1") == DecisionTimes()

@@ -23,7 +23,7 @@ from arena.errors import (
 from arena.games import get_game
 from arena.games.base import CHANCE, Action, State
 from arena.games.dice import DiceStreams
-from arena.model import Forfeit, GameRecord, Job, Termination
+from arena.model import DecisionTimes, Forfeit, GameRecord, Job, Termination
 from arena.play.events import chance_event, decision_event, retire_event
 
 
@@ -61,6 +61,7 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
         table.call(number, seats[number].start_game, job, number, state)
         table.started.add(number)
     dice = DiceStreams(job.seed)
+    answer_times: list[float] = []  # per decision event, beside the events (see DecisionTimes)
     while not state.is_terminal() and not table.abandoned:
         seat_number = state.current_player()
         if seat_number == CHANCE:
@@ -69,9 +70,11 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
             state.apply_chance(values)
         else:
             offered = state.legal_actions()
+            asked = time.monotonic()
             chosen = table.call(seat_number, seats[seat_number].decide, state, offered, move_timeout)
             if chosen is None:
                 continue  # that seat is out; the state has moved on without it
+            answer_times.append(time.monotonic() - asked)
             event = decision_event(seat_number, offered, chosen)
             state.apply_action(offered[chosen])
         table.tell(event)
@@ -85,7 +88,8 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
     ended_by_forfeit = bool(forfeits) and len(seats) - len(forfeits) <= 1
     termination = forfeits[-1].termination if ended_by_forfeit else Termination(state.outcome().ending)
     record = GameRecord(job, table.events, placements, termination, forfeits, scores,
-                        duration=time.monotonic() - started)
+                        duration=time.monotonic() - started,
+                        times=DecisionTimes(move_timeout, tuple(answer_times)))
     result = {"placements": list(record.placements), "winners": list(record.winners),
               "termination": record.termination.value, "forfeits": [f.to_json() for f in forfeits],
               "forfeit_seat": record.forfeit_seat, "detail": record.detail}

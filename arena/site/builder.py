@@ -185,7 +185,8 @@ def _open_worker_store(path: str) -> None:
 
 def _render_chunk(games: list[tuple[StoredGame, list[dict[str, Any] | None]]], bots: dict[str, list[Any]]) -> list[str]:
     assert _WORKER_STORE is not None
-    return [pages.game_page(game, log_ids, _WORKER_STORE.events(game.key), bots) for game, log_ids in games]
+    return [pages.game_page(game, log_ids, _WORKER_STORE.events(game.key), _WORKER_STORE.decision_times(game.key),
+                            bots) for game, log_ids in games]
 
 
 def _render_replays(store: Store, games: list[tuple[StoredGame, list[dict[str, Any] | None]]],
@@ -196,7 +197,7 @@ def _render_replays(store: Store, games: list[tuple[StoredGame, list[dict[str, A
     workers = min(os.cpu_count() or 1, 8)
     if len(games) < PARALLEL_FROM or workers < 2:
         for game, log_ids in games:
-            yield game, pages.game_page(game, log_ids, store.events(game.key), bots)
+            yield game, pages.game_page(game, log_ids, store.events(game.key), store.decision_times(game.key), bots)
         return
     size = 50
     chunks = [games[k:k + size] for k in range(0, len(games), size)]

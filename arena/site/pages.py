@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from arena import results
 from arena.games import GAMES
-from arena.model import FORFEITS, StoredGame
+from arena.model import FORFEITS, DecisionTimes, StoredGame
 from arena.site import schema
 from arena.site.charts import CHART_COLOURS, chart_colour, history_svg, interval_bars
 from arena.site.data import Model, when
@@ -205,12 +205,12 @@ def board_data() -> Iterator[tuple[str, str]]:
 
 
 def game_page(game: StoredGame, logs: list[dict[str, Any] | None], events: list[dict[str, Any]],
-              bots: dict[str, list[Any]]) -> str:
+              times: DecisionTimes, bots: dict[str, list[Any]]) -> str:
     """A game and its replay. Who won, drew or lost is arena.results' verdict
     on the placements: a shared first place is a draw between those sharing
     it. ``logs`` are the seats' stderr logs (arena.site.data.Logs.seat_logs):
     a forfeiting seat's last lines are shown beside its forfeit."""
-    payload, _, problem = replay_payload(game, events)
+    payload, _, problem = replay_payload(game, events, times)
     seats = []
     forfeited = {forfeit.seat: forfeit.termination.value for forfeit in game.forfeits}
     for seat, bot_id in enumerate(game.seats):

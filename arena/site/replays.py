@@ -17,18 +17,22 @@ from typing import Any
 
 from arena.games import GAMES
 from arena.games.base import IllegalAction, InvalidOptions
-from arena.model import StoredGame
+from arena.model import DecisionTimes, StoredGame
 from arena.play.events import replay
 
 # Bump when the replay pages' template or data change shape, so that every
 # replay page is rewritten once by the next build.
-REPLAY_FORMAT = 1
+REPLAY_FORMAT = 2
 _MISSING = object()
 
 
-def replay_payload(game: StoredGame, events: list[dict[str, Any]]) -> tuple[str, int, str | None]:
+def replay_payload(game: StoredGame, events: list[dict[str, Any]],
+                   times: DecisionTimes) -> tuple[str, int, str | None]:
     """The replay as the page embeds it: base64 of zlib-compressed JSON
-    ``{"events": [...], "patches": [...]}`` (schema.json, ``$defs/replay``).
+    ``{"events": [...], "patches": [...], "timeout_ms": ..., "answer_ms": [...]}``
+    (schema.json, ``$defs/replay``). The page rebuilds from the state before
+    each decision, its offered actions and ``timeout_ms`` the very message
+    the bot received (BotSeat.decide).
     Returns the payload, the number of steps and why the replay stopped
     early, if it did: a record that no longer replays still gets a page."""
     patches: list[Any] = []
@@ -45,7 +49,11 @@ def replay_payload(game: StoredGame, events: list[dict[str, Any]]) -> tuple[str,
                 previous = current
         except (IllegalAction, InvalidOptions, KeyError, IndexError, TypeError, ValueError) as exc:
             problem = f"the record does not replay on this engine after step {len(patches) - 1}: {exc}"
-    data = {"events": events[:max(0, len(patches) - 1)] if problem else events, "patches": patches}
+    shown = events[:max(0, len(patches) - 1)] if problem else events
+    decisions = sum(1 for event in shown if event["kind"] == "decision")
+    data = {"events": shown, "patches": patches,
+            "timeout_ms": None if times.move_timeout is None else int(times.move_timeout * 1000),
+            "answer_ms": [round(seconds * 1000, 1) for seconds in times.seconds[:decisions]]}
     raw = json.dumps(data, separators=(",", ":")).encode()
     return base64.b64encode(zlib.compress(raw, 6)).decode("ascii"), len(patches), problem
 

@@ -11,7 +11,6 @@
   "use strict";
   const root = document.getElementById("replay");
   if (!root) return;
-  const PHASE_MS = 520;       // one phase of an animation at 1x
   const PAUSE_MS = 420;       // between steps when playing at 1x
   const $ = function (id) { return document.getElementById(id); };
   const game = root.getAttribute("data-game");
@@ -34,6 +33,7 @@
     '<label class="speed">speed <select id="r-speed"><option value="0.5">\u00bd\u00d7</option>' +
     '<option value="1" selected>1\u00d7</option><option value="2">2\u00d7</option><option value="4">4\u00d7</option></select></label></div>' +
     '<div id="r-event" class="event-panel" aria-live="polite"></div>' +
+    '<details id="r-message" class="bot-message" hidden><summary></summary><pre></pre></details>' +
     '<div id="r-status" class="status"></div>' +
     '<ol id="r-events" class="event-list" start="1"></ol>';
 
@@ -92,80 +92,30 @@
 
   // ------------------------------------------------------------ text
 
-  function seatLabel(seat) {
-    const info = meta.seats[seat];
-    return info && info.name ? info.name + " (seat " + seat + ")" : "seat " + seat;
-  }
+  function seatLabel(seat) { return ArenaBoards.util.seatLabel(meta, seat); }
+  function streamLabel(stream) { return ArenaBoards.util.streamLabel(meta, stream); }
 
-  function streamLabel(stream) {
-    const match = /^seat:(\d+)$/.exec(stream || "");
-    return match ? seatLabel(parseInt(match[1], 10)) : stream;
-  }
+  const actionText = ArenaBoards.util.actionText;
 
-  function actionText(action) {
-    if (action === null || typeof action !== "object") return JSON.stringify(action);
-    return Object.keys(action).map(function (key) {
-      const value = action[key];
-      return key + ": " + (typeof value === "object" ? JSON.stringify(value) : String(value));
-    }).join(", ");
-  }
+  function eventShort(event) { return ArenaBoards.util.eventText(event, meta); }
 
-  function eventShort(event) {
-    if (event.kind === "chance") {
-      return (event.purpose || "chance") + " · " + streamLabel(event.stream) + " · " + event.values.join(" ");
-    }
-    if (event.kind === "retire") return seatLabel(event.seat) + " is out: " + event.reason.replace("_", " ");
-    return seatLabel(event.seat) + " → " + actionText(event.offered[event.chosen]);
-  }
-
-  function dieFace(value, sides) {
-    const U = ArenaBoards.util;
-    const face = U.el(null, "svg", {class: "die", viewBox: "0 0 24 24", width: 30, height: 30,
-                                    role: "img", "aria-label": "die showing " + value});
-    U.el(face, "rect", {x: 1, y: 1, width: 22, height: 22, rx: 4, class: "die-face"});
-    const pips = {1: [[12, 12]], 2: [[7, 7], [17, 17]], 3: [[7, 7], [12, 12], [17, 17]],
-                  4: [[7, 7], [17, 7], [7, 17], [17, 17]], 5: [[7, 7], [17, 7], [12, 12], [7, 17], [17, 17]],
-                  6: [[7, 6], [17, 6], [7, 12], [17, 12], [7, 18], [17, 18]]};
-    if (sides === 6 && pips[value]) {
-      for (const p of pips[value]) U.el(face, "circle", {cx: p[0], cy: p[1], r: 2.2, class: "pip"});
-    } else {
-      U.el(face, "text", {x: 12, y: 16.5, "text-anchor": "middle", class: "die-number"}, value);
-    }
-    return face;
-  }
+  const dieFace = ArenaBoards.util.dieFace;
 
   // ------------------------------------------------------------ the player
 
-  let states = [], events = [], view = null;
-  let step = 0, playing = false, speed = 1, animation = null, timer = null;
+  let states = [], events = [], view = null, offers = null;
+  let answerMs = [], timeoutMs = null, decisionNumber = [];  // decisionNumber[k]: how many decisions before event k
+  let step = 0, playing = false, speed = 1, animation = null, timer = null, addressTimer = null;
   const motionCache = {};
 
   function setAttr(name, value) { root.setAttribute(name, String(value)); }
 
   function finishAnimation() {
     if (!animation) return;
-    cancelAnimationFrame(animation.frame);
     const done = animation;
     animation = null;
-    view.render(states[done.to]);
+    done.finish();
     setAttr("data-animating", 0);
-  }
-
-  function ease(t) {
-    const whole = Math.floor(t), part = t - whole;
-    return whole + (part < 0.5 ? 2 * part * part : 1 - Math.pow(-2 * part + 2, 2) / 2);
-  }
-
-  function applyTrack(track, f) {
-    if (track.points) {
-      const p = ArenaBoards.util.along(track.points, f);
-      ArenaBoards.util.place(track.el, p[0], p[1], track.suffix);
-    }
-    if (track.rotate) {
-      const r = track.rotate;
-      track.el.setAttribute("transform", "rotate(" + (r.from + (r.to - r.from) * f).toFixed(2) + " " + r.cx + " " + r.cy + ")");
-    }
-    if (track.apply) track.apply(f);
   }
 
   function transitionInto(k) {
@@ -183,41 +133,17 @@
   /* Animate the step into state k, drawn from state k - 1. */
   function animateInto(k, factor, then) {
     const plan = transitionInto(k);
-    if (!plan || !plan.tracks.length) {
-      view.render(states[k]);
+    const handle = ArenaBoards.util.animate(view, plan, states[k - 1], states[k], factor, function () {
+      animation = null;
+      setAttr("data-animating", 0);
       if (then) then();
-      return;
-    }
-    view.render(states[k - 1]);
-    if (view.prepare) view.prepare(states[k - 1], states[k]);
-    const phases = Math.max(1, plan.phases || 1);
-    const duration = phases * PHASE_MS / factor;
-    const tracks = plan.tracks.slice().sort(function (a, b) { return a.t0 - b.t0; });
-    const started = performance.now();
+    });
+    if (!handle) return;
+    animation = handle;
     setAttr("data-animating", 1);
     setAttr("data-anim-speed", factor);
-    setAttr("data-anim-duration", Math.round(duration));
+    setAttr("data-anim-duration", Math.round(handle.duration));
     setAttr("data-anim-step", k);
-    animation = {to: k, frame: 0};
-    function frame(now) {
-      if (!animation) return;
-      const t = Math.min(1, (now - started) / duration) * phases;
-      const eased = ease(t >= phases ? phases : t);
-      for (const track of tracks) {
-        if (eased < track.t0) continue;
-        const span = Math.max(1e-6, track.t1 - track.t0);
-        applyTrack(track, Math.min(1, (eased - track.t0) / span));
-      }
-      if (t >= phases) {
-        animation = null;
-        view.render(states[k]);
-        setAttr("data-animating", 0);
-        if (then) then();
-        return;
-      }
-      animation.frame = requestAnimationFrame(frame);
-    }
-    animation.frame = requestAnimationFrame(frame);
   }
 
   function show(k, animate, factor, then) {
@@ -262,18 +188,25 @@
         const list = document.createElement("ol");
         list.className = "offered";
         list.start = 0;
-        event.offered.forEach(function (action, index) {
-          const li = document.createElement("li");
-          li.textContent = actionText(action);
-          if (index === event.chosen) {
-            li.className = "chosen";
-            li.setAttribute("aria-current", "true");
-          }
-          list.appendChild(li);
-        });
         panel.appendChild(list);
+        // On the board as it was when the bot was asked.
+        offers.show(states[step - 1], event.offered, {chosen: event.chosen, list: list});
       }
     }
+    showBotMessage(step > 0 && events[step - 1].kind === "decision" ? step - 1 : null);
+    if (step === 0 || events[step - 1].kind !== "decision") offers.clear();
+    const link = document.createElement("a");
+    link.className = "step-link";
+    link.href = "#step=" + step;
+    link.textContent = "link to this step";
+    heading.appendChild(document.createTextNode(" "));
+    heading.appendChild(link);
+    // The address follows once the steps stop flying by: browsers throttle
+    // replaceState called on every step of a fast run through a game.
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(function () {
+      if (location.hash !== "#step=" + step) history.replaceState(null, "", "#step=" + step);
+    }, 150);
     const effects = states[step].last || [];
     if (effects.length && step > 0) {
       const ul = document.createElement("ul");
@@ -304,6 +237,36 @@
     } else {
       banner.hidden = true;
     }
+  }
+
+  /* The decide message the bot received at event k (BotSeat.decide sends
+     the state before it, the offered actions and the move timeout), and
+     how long it took to answer: one box, kept open or closed from step to
+     step, its message written only while open (a whole state
+     pretty-printed at every step of a quick run costs). */
+  function showBotMessage(k) {
+    const box = $("r-message");
+    box.hidden = k === null;
+    box.setAttribute("data-event", k === null ? "" : k);
+    if (k === null) return;
+    const event = events[k];
+    const ms = answerMs[decisionNumber[k]];
+    box.querySelector("summary").textContent = "the message " + seatLabel(event.seat) + " received" +
+      (ms === undefined ? "" : " · answered in " + (ms < 10 ? ms.toFixed(1) : Math.round(ms)) + " ms" +
+       (timeoutMs === null ? "" : " of " + timeoutMs));
+    writeBotMessage();
+  }
+
+  function writeBotMessage() {
+    const box = $("r-message"), pre = box.querySelector("pre");
+    const k = box.getAttribute("data-event");
+    if (!box.open || k === "" || pre.getAttribute("data-event") === k) return;
+    const event = events[+k];
+    const message = {type: "decide", state: states[+k], actions: event.offered};
+    if (timeoutMs !== null) message.timeout_ms = timeoutMs;
+    pre.textContent = JSON.stringify(message, null, 2) +
+      (timeoutMs === null ? "\n(timeout_ms not recorded for this game)" : "");
+    pre.setAttribute("data-event", k);
   }
 
   function stop() {
@@ -351,6 +314,7 @@
       const k = parseInt(this.value, 10);
       if (!isNaN(k) && k !== step) { stop(); show(k, false); }
     });
+    $("r-message").addEventListener("toggle", writeBotMessage);
     $("r-events").addEventListener("click", function (event) {
       const li = event.target.closest("li");
       if (li && li.parentNode === this) { stop(); show(Array.prototype.indexOf.call(this.children, li) + 1, true); }
@@ -379,6 +343,12 @@
     list.appendChild(fragment);
   }
 
+  /* #step=22 in the address opens the replay at step 22. */
+  function stepInAddress() {
+    const match = /^#step=(\d+)$/.exec(location.hash);
+    return match ? parseInt(match[1], 10) : null;
+  }
+
   async function start() {
     const factory = window.ArenaBoards && window.ArenaBoards[game];
     const board = window.ArenaBoardData && window.ArenaBoardData[game];
@@ -396,12 +366,22 @@
     for (const id of ["r-slider", "r-jump"]) $(id).max = states.length - 1;
     $("r-total").textContent = states.length - 1;
     view = factory(svg, board, meta);
+    offers = ArenaBoards.offers(svg, view);
+    answerMs = data.answer_ms || [];
+    timeoutMs = data.timeout_ms === undefined ? null : data.timeout_ms;
+    let decisions = 0;
+    decisionNumber = events.map(function (event) { return event.kind === "decision" ? decisions++ : decisions; });
     const box = (svg.getAttribute("viewBox") || "0 0 1 1").split(/\s+/).map(Number);
     if (box[2] / box[3] > 1.6) root.classList.add("wide-board");
     fillEventList();
     wire();
     setAttr("data-animating", 0);
-    show(0, false);
+    show(stepInAddress() || 0, false);
+    root.querySelector(".board-wrap").appendChild(ArenaBoards.util.legend(svg, view.legend));
+    window.addEventListener("hashchange", function () {
+      const k = stepInAddress();
+      if (k !== null && k !== step) { stop(); show(k, false); }
+    });
     root.setAttribute("data-ready", "1");
   }
 

@@ -201,7 +201,26 @@
       return what + " — " + scores;
     }
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe,
+    // A step names the space it reaches, a take the block whose die it
+    // takes; staying, stopping, turning round and leaving the dice name
+    // nothing on the board.
+    function spots(action, state) {
+      if (action.to !== undefined) {
+        const p = spacePoint(action.to, state.to_move);
+        return [{x: p[0], y: p[1], r: cell * 0.62, label: "space " + action.to}];
+      }
+      if (action.take !== undefined) {
+        const b = blocks[action.take];
+        return [{x: b.x, y: b.y, r: 2.8, label: "block " + action.take}];
+      }
+      return [];
+    }
+
+    const legend = [[".cv-street.cv-grey:not(.cv-light)", "grey street"], [".cv-street.cv-brown:not(.cv-light)", "brown street"],
+                    [".cv-light", "traffic-light street"], [".cv-arrival", "arrival"], [".cv-garage", "garage"],
+                    [".cv-stage-1", "block of stage 1, doors numbered"], [".cv-stage-2", "block of stage 2"]];
+
+    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots, legend: legend,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();

@@ -8,6 +8,13 @@
                                into state (state.last says what happened)
      describe(state)           one line about the position (optional)
      effectText(effect)        one line per entry of state.last (optional)
+     legend                    [[selector, words]]: the kinds of space,
+                               each shown by a copy of the first element
+                               the selector finds on the board (legend())
+     spots(action, state)      where an offered action shows on the board:
+                               [{x, y, r, label}] (none for an action
+                               that names nothing on the board); what
+                               static/boards/offers.js highlights
    A track moves one element during [t0, t1] (in phases): along points
    (a polyline), or by rotate {from, to, cx, cy}, or calls apply(f).
    Pieces carry data-piece (a stable id) and data-at (the space they stand
@@ -64,6 +71,7 @@
     el(g, "circle", {class: "piece-shine", r: radius * 0.45, cx: -radius * 0.3, cy: -radius * 0.3});
     el(g, "text", {class: "piece-label", "font-size": radius * 1.15, y: radius * 0.4, "text-anchor": "middle"},
        label === undefined ? String(seat) : label);
+    el(g, "title", {}, "seat " + seat);
     return g;
   }
 
@@ -72,7 +80,144 @@
     return info ? info.name : "seat " + seat;
   }
 
+  function seatLabel(meta, seat) {
+    const info = meta.seats[seat];
+    return info && info.name ? info.name + " (seat " + seat + ")" : "seat " + seat;
+  }
+
+  function streamLabel(meta, stream) {
+    const match = /^seat:(\d+)$/.exec(stream || "");
+    return match ? seatLabel(meta, parseInt(match[1], 10)) : stream;
+  }
+
+  /* An event of a record as one line (the replay's and the play page's lists). */
+  function eventText(event, meta) {
+    if (event.kind === "chance") {
+      return (event.purpose || "chance") + " · " + streamLabel(meta, event.stream) + " · " + event.values.join(" ");
+    }
+    if (event.kind === "retire") return seatLabel(meta, event.seat) + " is out: " + event.reason.replace("_", " ");
+    return seatLabel(meta, event.seat) + " → " + actionText(event.offered[event.chosen]);
+  }
+
+  /* An action as one line: its fields, in their order. */
+  function actionText(action) {
+    if (action === null || typeof action !== "object") return JSON.stringify(action);
+    return Object.keys(action).map(function (key) {
+      const value = action[key];
+      return key + ": " + (typeof value === "object" ? JSON.stringify(value) : String(value));
+    }).join(", ");
+  }
+
+  /* A die as a small SVG: pips for a six-sided die, else its number. */
+  function dieFace(value, sides) {
+    const face = el(null, "svg", {class: "die", viewBox: "0 0 24 24", width: 30, height: 30,
+                                  role: "img", "aria-label": "die showing " + value});
+    el(face, "rect", {x: 1, y: 1, width: 22, height: 22, rx: 4, class: "die-face"});
+    const pips = {1: [[12, 12]], 2: [[7, 7], [17, 17]], 3: [[7, 7], [12, 12], [17, 17]],
+                  4: [[7, 7], [17, 7], [7, 17], [17, 17]], 5: [[7, 7], [17, 7], [12, 12], [7, 17], [17, 17]],
+                  6: [[7, 6], [17, 6], [7, 12], [17, 12], [7, 18], [17, 18]]};
+    if (sides === 6 && pips[value]) {
+      for (const p of pips[value]) el(face, "circle", {cx: p[0], cy: p[1], r: 2.2, class: "pip"});
+    } else {
+      el(face, "text", {x: 12, y: 16.5, "text-anchor": "middle", class: "die-number"}, value);
+    }
+    return face;
+  }
+
+  /* The legend of a drawn board: per entry, a small copy of the first
+     element on the board that the selector finds, and the words. */
+  function legend(svg, entries) {
+    const list = document.createElement("ul");
+    list.className = "board-legend";
+    const boardClass = (svg.getAttribute("class") || "").split(/\s+/).filter(function (c) {
+      return c.indexOf("board-") === 0;
+    }).join(" ");
+    for (const entry of entries || []) {
+      const source = svg.querySelector(entry[0]);
+      if (!source) continue;
+      const box = source.getBBox();
+      const pad = Math.max(box.width, box.height) * 0.08;
+      const swatch = el(null, "svg", {class: "legend-swatch " + boardClass, width: 22, height: 22, "aria-hidden": "true",
+                                      viewBox: [box.x - pad, box.y - pad, box.width + 2 * pad, box.height + 2 * pad].join(" ")});
+      const copy = source.cloneNode(true);
+      copy.removeAttribute("transform");  // getBBox is in the element's own coordinates
+      for (const node of [copy].concat(Array.from(copy.querySelectorAll("*")))) {
+        for (const name of ["data-space", "data-piece", "data-wheel", "data-block", "id"]) node.removeAttribute(name);
+        if (node.tagName === "title") node.remove();
+      }
+      swatch.appendChild(copy);
+      const item = document.createElement("li");
+      item.appendChild(swatch);
+      item.appendChild(document.createTextNode(entry[1]));
+      list.appendChild(item);
+    }
+    return list;
+  }
+
+  const PHASE_MS = 520;       // one phase of an animation at 1x
+
+  function ease(t) {
+    const whole = Math.floor(t), part = t - whole;
+    return whole + (part < 0.5 ? 2 * part * part : 1 - Math.pow(-2 * part + 2, 2) / 2);
+  }
+
+  function applyTrack(track, f) {
+    if (track.points) {
+      const p = along(track.points, f);
+      place(track.el, p[0], p[1], track.suffix);
+    }
+    if (track.rotate) {
+      const r = track.rotate;
+      track.el.setAttribute("transform", "rotate(" + (r.from + (r.to - r.from) * f).toFixed(2) + " " + r.cx + " " + r.cy + ")");
+    }
+    if (track.apply) track.apply(f);
+  }
+
+  /* Play a view's plan for the step from prev to state at speed factor,
+     then call done. Returns {duration, finish()}, or null (and has drawn
+     state) when the step has nothing to move. The replay and the play
+     page both animate through here. */
+  function animate(view, plan, prev, state, factor, done) {
+    if (!plan || !plan.tracks.length) {
+      view.render(state);
+      done();
+      return null;
+    }
+    view.render(prev);
+    if (view.prepare) view.prepare(prev, state);
+    const phases = Math.max(1, plan.phases || 1);
+    const duration = phases * PHASE_MS / factor;
+    const tracks = plan.tracks.slice().sort(function (a, b) { return a.t0 - b.t0; });
+    const started = performance.now();
+    const handle = {duration: duration, frame: 0, over: false, finish: function () {
+      if (handle.over) return;
+      handle.over = true;
+      cancelAnimationFrame(handle.frame);
+      view.render(state);
+    }};
+    function frame(now) {
+      if (handle.over) return;
+      const t = Math.min(1, (now - started) / duration) * phases;
+      const eased = ease(t >= phases ? phases : t);
+      for (const track of tracks) {
+        if (eased < track.t0) continue;
+        const span = Math.max(1e-6, track.t1 - track.t0);
+        applyTrack(track, Math.min(1, (eased - track.t0) / span));
+      }
+      if (t >= phases) {
+        handle.finish();
+        done();
+        return;
+      }
+      handle.frame = requestAnimationFrame(frame);
+    }
+    handle.frame = requestAnimationFrame(frame);
+    return handle;
+  }
+
   window.ArenaBoards = window.ArenaBoards || {};
   window.ArenaBoards.util = {NS: NS, SEAT_COLOURS: SEAT_COLOURS, el: el, place: place, along: along,
-                             pawn: pawn, seatName: seatName};
+                             pawn: pawn, seatName: seatName, seatLabel: seatLabel,
+                             streamLabel: streamLabel, eventText: eventText, actionText: actionText, dieFace: dieFace,
+                             animate: animate, legend: legend};
 })();

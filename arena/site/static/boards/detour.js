@@ -27,6 +27,7 @@
     const layerWheels = U.el(svg, "g", {class: "dt-wheels"});
     const layerTrail = U.el(svg, "g", {class: "trail"});
     const layerPieces = U.el(svg, "g", {class: "pieces"});
+    const layerStacks = U.el(svg, "g", {class: "stacks"});
     U.el(layerSpaces, "text", {x: box[0] + 1, y: -3, class: "dt-label dt-tray-label"}, "OFF");
 
     // The paths: each segment's spaces in order, joined to the rim points
@@ -116,6 +117,7 @@
         U.el(g, "path", {class: "piece-shadow", d: "M 2.5 0.35 L -1.6 -1.5 L -0.7 0.35 L -1.6 1.9 z"});
         U.el(g, "path", {class: "piece-body", d: "M 2.4 0 L -1.7 -1.85 L -0.8 0 L -1.7 1.85 z", fill: COLOURS[p.colour % 4]});
         U.el(g, "text", {class: "piece-label", "font-size": 1.5, x: -0.2, y: 0.5, "text-anchor": "middle"}, p.seat);
+        U.el(g, "title", {}, "piece " + p.id + " (" + U.seatName(meta, p.seat) + ")");
         pieces[p.id] = g;
       }
     }
@@ -157,6 +159,24 @@
         pieces[p.id].classList.toggle("to-move", state.phase !== "over" && p.colour === state.colour && p.space !== null);
       }
       drawTrail(state);
+      drawStacks(state);
+    }
+
+    // Pieces sharing a space stand side by side round it; a badge says how
+    // many there are, since arrows side by side can overlap.
+    function drawStacks(state) {
+      layerStacks.textContent = "";
+      const count = {};
+      for (const p of state.pieces) if (p.space !== null) count[p.space] = (count[p.space] || 0) + 1;
+      for (const id in count) {
+        if (count[id] < 2) continue;
+        const s = space[id];
+        const g = U.el(layerStacks, "g", {class: "stack-badge", "data-stack": id,
+                                          transform: "translate(" + (s.x + 2.6) + " " + (s.y - 2.6) + ")"});
+        U.el(g, "circle", {r: 1.25});
+        U.el(g, "text", {y: 0.5, "text-anchor": "middle"}, count[id]);
+        U.el(g, "title", {}, count[id] + " pieces on space " + id);
+      }
     }
 
     function drawTrail(state) {
@@ -268,7 +288,27 @@
       return (phases[state.phase] || state.phase) + " — " + left;
     }
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe,
+    // Pieces, wheels and spaces (a START by its index in board.starts) as
+    // the actions name them.
+    function spots(action, state) {
+      if (action.piece !== undefined) {
+        const at = pointOf(state.pieces[action.piece], state);
+        return [{x: at[0], y: at[1], r: 2.6, label: "piece " + action.piece}];
+      }
+      if (action.wheel !== undefined) {
+        const w = board.wheels[action.wheel];
+        return [{x: w.x, y: w.y, r: w.radius + 1.2, label: "wheel " + action.wheel + " (" + w.name + ")"}];
+      }
+      const id = action.toward !== undefined ? action.toward
+        : action.start !== undefined ? board.starts[action.start].space : undefined;
+      if (id === undefined) return [];
+      return [{x: space[id].x, y: space[id].y, r: 2.2, label: "space " + id + " (" + space[id].kind + ")"}];
+    }
+
+    const legend = [[".space.dt-path", "path space"], [".space.dt-start", "START"], [".space.dt-finish", "FINISH"],
+                    [".space.dt-star", "star space"], [".dt-centre", "centre"], [".dt-wheel", "wheel (its hub a star)"]];
+
+    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots, legend: legend,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();

@@ -9,6 +9,7 @@
   const U = ArenaBoards.util;
   const TINTS = {red: "#f7d4d2", green: "#d5efd6", blue: "#d3e3f8", yellow: "#fbf0c2"};
   const STRONG = {red: "#d62728", green: "#2ca02c", blue: "#1f77b4", yellow: "#e0b000"};
+  const NEUTRAL = "#e6e6e3";   // a territory no seat in play owns: only the seats in play are coloured
 
   ArenaBoards.roundabout = function (svg, board, meta) {
     const centre = board.drawing.centre;
@@ -46,13 +47,14 @@
       const t = board.territories[s.territory];
       const g = U.el(layerSpaces, "g", {class: "space rb-space", "data-space": s.id});
       U.el(g, "path", {d: sector(r - half + 0.25, r + half - 0.25, a - width / 2 + 0.5, a + width / 2 - 0.5),
-                       fill: TINTS[t.colour] || "#eee", class: "rb-cell" + (s.territory in homes ? " rb-home" : "")});
+                       fill: s.territory in homes ? TINTS[t.colour] || "#eee" : NEUTRAL,
+                       class: "rb-cell" + (s.territory in homes ? " rb-home" : "")});
       U.el(g, "title", {}, "space " + s.id + ": ring " + s.ring + ", bar " + s.bar + ", " + t.colour + " territory");
     }
     for (const t of board.territories) {
       U.el(layerSpaces, "path", {d: sector(radii[radii.length - 1] + half - 0.1, radii[radii.length - 1] + half + 1.5,
                                            angleOfBar(t.bars[0]) - width / 2, angleOfBar(t.bars[t.bars.length - 1]) + width / 2),
-                                 fill: STRONG[t.colour] || "#999", class: "rb-band"});
+                                 fill: t.id in homes ? STRONG[t.colour] || "#999" : "#9a9ea8", class: "rb-band"});
     }
     U.el(layerSpaces, "circle", {cx: centre[0], cy: centre[1], r: radii[0] - half - 0.6, class: "rb-hub"});
     for (const t of board.territories) {
@@ -76,6 +78,7 @@
         U.el(g, "path", {class: "piece-shadow", d: "M 2.4 0.3 L -1.5 -1.4 L -0.6 0.3 L -1.5 1.8 z"});
         U.el(g, "path", {class: "piece-body", d: "M 2.3 0 L -1.6 -1.7 L -0.7 0 L -1.6 1.7 z", fill: U.SEAT_COLOURS[d.owner % 4]});
         U.el(g, "path", {class: "rb-capture-mark", d: "M -1.2 -1.2 L 1.2 1.2 M -1.2 1.2 L 1.2 -1.2"});
+        U.el(g, "title", {}, "dart " + d.id + " (" + U.seatName(meta, d.owner) + ")");
         darts[d.id] = g;
       }
     }
@@ -210,7 +213,21 @@
       return what + " — " + counts;
     }
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe,
+    // The darts an action names (a move names one, a reversal one or two);
+    // offers, passes and answers name nothing on the board.
+    function spots(action, state) {
+      const ids = action.dart !== undefined ? [action.dart] : Array.isArray(action.reverse) ? action.reverse : [];
+      return ids.map(function (id) {
+        const d = state.darts.find(function (x) { return x.id === id; });
+        const p = restPoint(d, state);
+        return {x: p[0], y: p[1], r: 2.6, label: "dart " + id};
+      });
+    }
+
+    const legend = [[".rb-home", "a seat's home territory"], [".rb-cell:not(.rb-home)", "territory of no seat"],
+                    [".rb-dart", "dart: it travels the way it points"]];
+
+    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots, legend: legend,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();

@@ -161,7 +161,23 @@
       return what + " — rolls " + rolls;
     }
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe,
+    // A move names the square it reaches; a Back-6 names the seat whose pawn goes back.
+    function spots(action, state) {
+      if (action.to !== undefined && at[action.to]) {
+        return [{x: at[action.to].x, y: at[action.to].y, r: cell * 0.5, label: "square " + action.to}];
+      }
+      if (action.back6 !== undefined) {
+        const p = pos(state.positions[action.back6], action.back6);
+        return [{x: p[0], y: p[1], r: radius * 1.4, label: name(action.back6) + "'s pawn"}];
+      }
+      return [];
+    }
+
+    const legend = [[".sq-start", "START"], [".sq-plain", "plain square"], [".sq-safe", "safe square"],
+                    [".sq-triangle", "triangle: slyyde down its line"], [".sq-black", "black square: its diagonal"],
+                    [".sq-back6", "Back-6: send an opponent back six"], [".sq-centre", "CENTRE: the goal"]];
+
+    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots, legend: legend,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();

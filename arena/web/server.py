@@ -1,0 +1,259 @@
+"""The play server: one page, one WebSocket, a game per connection.
+
+Starlette serves the page, the site's board drawings (arena/site/static,
+the same files the replays use) and the boards' data; uvicorn runs it on
+127.0.0.1. Each game runs the ordinary referee (``play_game``) in a thread
+of its own, the bots as real bot processes (``BotSeat``) under the usual
+limits and the person as a ``BrowserSeat``. The page closing abandons the
+game (its bots are killed); the last page closing, or Ctrl-C, stops the
+server.
+
+Messages, one JSON object each. To the page: ``start`` (seat, names,
+state), ``event`` (an event of the record and the state after it),
+``decide`` (state, actions, timeout_ms), ``out`` (the person ran out of
+time and is out: message), ``end`` (placements, forfeits, scores, the
+final state) and ``error`` (message). From the page:
+``start`` (a game, again after the last ended) and ``choose`` (index).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import json
+import queue
+import random
+import socket
+import sys
+import threading
+import webbrowser
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from arena.bots.protocol import BotSeat
+from arena.errors import ArenaError
+from arena.games import get_game
+from arena.model import BotSpec, Job, Limits
+from arena.play.events import replay
+from arena.play.match import game_log, match_log_dir
+from arena.play.referee import Seat, play_game
+from arena.site import pages
+from arena.web.seat import LEFT, BrowserSeat, PersonLeft, WatchedSeat
+
+HERE = Path(__file__).parent
+SITE_STATIC = HERE.parent / "site" / "static"
+# How long the server waits for a page to come back (a reload) after the
+# last one closed, before it stops.
+RECONNECT_GRACE = 1.0
+
+
+@dataclass(frozen=True)
+class PlaySetup:
+    """What every game of this server plays: the bots around the person."""
+
+    game: str
+    options: dict[str, Any]
+    bots: tuple[BotSpec, ...]
+    seat: int
+    seed: int | None
+    limits: Limits
+    human_timeout: float | None
+    log_dir: Path  # the bots' stderr, a file per game and seat (as arena play keeps it)
+
+    def names(self) -> tuple[str, ...]:
+        bots = [spec.name for spec in self.bots]
+        return (*bots[:self.seat], "you", *bots[self.seat:])
+
+    def seed_of(self, number: int) -> int:
+        """Game ``number``'s seed: --seed, then the next ones; or random."""
+        return random.SystemRandom().randrange(2**31) if self.seed is None else self.seed + number
+
+
+def bind(port: int) -> socket.socket:
+    """A listening socket on 127.0.0.1 (port 0: the system picks one)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.bind(("127.0.0.1", port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ArenaError(f"port {port} is in use on 127.0.0.1: pick another with --port") from None
+        raise ArenaError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
+    # Many small messages a move (events, then the next decision): without
+    # TCP_NODELAY (which accepted sockets inherit) Nagle's algorithm and
+    # delayed acknowledgements hold each exchange back some 40 ms.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.listen(16)
+    return sock
+
+
+class _Game:
+    """One game in its thread: the referee, the bots and the person."""
+
+    def __init__(self, setup: PlaySetup, number: int, send: Callable[[dict[str, Any]], None]) -> None:
+        self.setup, self.number, self.send = setup, number, send
+        self.choices: queue.Queue[Any] = queue.Queue()
+        self.left = threading.Event()
+        self.thread = threading.Thread(target=self._run, name=f"play-{number}", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def done(self) -> bool:
+        return not self.thread.is_alive()
+
+    def abandon(self) -> None:
+        """The page is gone: the next call to any seat ends the game."""
+        self.left.set()
+        self.choices.put(LEFT)
+
+    def _run(self) -> None:
+        setup = self.setup
+        seed = setup.seed_of(self.number)
+        job = Job(f"play/{setup.game}/{seed}", setup.game, setup.names(), seed, options=setup.options)
+        folder = match_log_dir(setup.log_dir, [job])
+        bot_seats = [number for number in range(len(job.seats)) if number != setup.seat]
+        bots = [BotSeat(spec, setup.limits, game_log(folder, job, number, spec.name))
+                for spec, number in zip(setup.bots, bot_seats)]
+        person = BrowserSeat(self.send, self.choices, setup.human_timeout)
+        watched: list[Seat] = [WatchedSeat(bot, self.left) for bot in bots]
+        seats: list[Seat] = [*watched[:setup.seat], person, *watched[setup.seat:]]
+        try:
+            record = play_game(job, seats, setup.limits.move_timeout)
+        except PersonLeft:
+            return
+        except Exception as exc:  # a bug: said on the page and the terminal, not lost in a thread
+            self.send({"type": "error", "message": f"the game stopped: {exc!r}"})
+            print(f"arena: the game stopped: {exc!r}", file=sys.stderr)
+            return
+        finally:
+            for bot in bots:
+                bot.close()
+        *_, final = replay(get_game(setup.game), len(seats), setup.options, record.events)
+        self.send({"type": "end", "placements": list(record.placements), "winners": list(record.winners),
+                   "termination": record.termination.value, "forfeits": [f.to_json() for f in record.forfeits],
+                   "scores": None if record.scores is None else list(record.scores),
+                   "names": list(job.seats), "seed": seed, "state": final.to_json()})
+
+
+class _Connections:
+    """The pages open now and every game started, so that the last page
+    closing stops the server and stopping leaves no game running."""
+
+    def __init__(self) -> None:
+        self.open = 0
+        self.games: list[_Game] = []
+        self.server: uvicorn.Server | None = None
+
+    async def closed(self) -> None:
+        self.open -= 1
+        if self.open == 0:
+            await asyncio.sleep(RECONNECT_GRACE)
+            if self.open == 0 and self.server is not None:
+                self.server.should_exit = True
+
+    def end_all(self) -> None:
+        for game in self.games:
+            game.abandon()
+        for game in self.games:
+            game.thread.join()
+
+
+def make_app(setup: PlaySetup, connections: _Connections) -> Starlette:
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    boards = dict(pages.board_data())
+
+    async def page(request: Request) -> Response:
+        return templates.TemplateResponse(request, "play.html", {
+            "game": setup.game, "players": len(setup.bots) + 1, "seat": setup.seat,
+            "names": setup.names(), "human_timeout": setup.human_timeout})
+
+    async def board(request: Request) -> Response:
+        text = boards.get(f"data/board-{request.path_params['game']}.js")
+        if text is None:
+            return Response("no such board", status_code=404, media_type="text/plain")
+        return Response(text, media_type="text/javascript")
+
+    async def play_socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        connections.open += 1
+        loop = asyncio.get_running_loop()
+        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        def send(message: dict[str, Any]) -> None:
+            try:
+                loop.call_soon_threadsafe(outbox.put_nowait, message)
+            except RuntimeError:
+                pass  # the server has stopped (its loop is closed): no page to tell
+
+        async def forward() -> None:
+            while True:
+                await websocket.send_text(json.dumps(await outbox.get(), separators=(",", ":")))
+
+        sender = asyncio.create_task(forward())
+        game: _Game | None = None
+        try:
+            while True:
+                try:
+                    message = json.loads(await websocket.receive_text())
+                except ValueError:
+                    continue  # not JSON: not from our page; nothing to answer
+                kind = message.get("type") if isinstance(message, dict) else None
+                if kind == "start" and (game is None or game.done()):
+                    game = _Game(setup, len(connections.games), send)
+                    connections.games.append(game)
+                    game.start()
+                elif kind == "choose" and game is not None:
+                    game.choices.put(message.get("index"))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if game is not None:
+                game.abandon()
+                await asyncio.to_thread(game.thread.join)
+            sender.cancel()
+            await connections.closed()
+
+    routes = [
+        Route("/", page),
+        Route("/data/board-{game}.js", board),
+        WebSocketRoute("/ws", play_socket),
+        Mount("/site", app=StaticFiles(directory=str(SITE_STATIC)), name="site"),
+        Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    return Starlette(routes=routes)
+
+
+def serve(setup: PlaySetup, sock: socket.socket, open_page: bool, say: Callable[[str], None]) -> None:
+    """Serve on ``sock`` until the last page closes or Ctrl-C; then end
+    every game (their bots are killed) before returning."""
+    connections = _Connections()
+    config = uvicorn.Config(make_app(setup, connections), log_level="warning", lifespan="off",
+                            ws="websockets-sansio")
+    server = uvicorn.Server(config)
+    connections.server = server
+    host, port = sock.getsockname()[:2]
+    url = f"http://{host}:{port}/"
+    say(f"arena: play {setup.game} at {url} (closing the page or Ctrl-C stops the server); "
+        f"the bots' stderr goes under {setup.log_dir / 'bots'}")
+    if open_page:
+        webbrowser.open(url)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn re-raises the Ctrl-C it handled, once it has shut down
+    finally:
+        connections.end_all()
+        sock.close()
+    say("arena: the play server stopped")

@@ -1,0 +1,216 @@
+"""``arena play --web``: a person plays the random bot in a real browser.
+
+The server runs as a real ``arena`` process, the bots as real bot
+processes under the referee; Playwright drives Debian's chromium, clicking
+the rings on the board (and the list where a ring holds several actions,
+or an action names nothing on the board) to the end of the game. Then the
+page closes, or Ctrl-C comes, and no bot process may be left."""
+
+from __future__ import annotations
+
+import random
+import re
+import signal
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from support import ARENA, RANDOM_BOT, arena_environment, random_bots
+from test_browser import Watched
+
+from arena.cli import main
+
+PHASE = "document.getElementById('play').dataset.phase"
+
+
+class Server:
+    """``arena play GAME --bot rando --web`` as a real process, the random
+    bot copied into a folder of the test's own so that its processes can
+    be found by their command line."""
+
+    def __init__(self, tmp_path: Path, game: str, *extra: str, bots: tuple[str, ...] = ("rando",),
+                 chatty: str | None = None) -> None:
+        self.bots = random_bots(tmp_path / "bots", list(bots))
+        if chatty:  # this one says a line on stderr as it starts
+            line = f"print('{chatty} starts', file=sys.stderr)\n"
+            source = RANDOM_BOT.read_text().replace("import sys\n", "import sys\n" + line, 1)
+            (self.bots / f"{chatty}.py").write_text(source)
+        self.process = subprocess.Popen(
+            [*ARENA, "play", game, *(f"--bot={bot}" for bot in bots), "--bots", str(self.bots), "--web",
+             "--seed", "11", "--move-timeout", "2", *extra],
+            cwd=tmp_path, env=arena_environment(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True)
+        self.first_line = self.process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+/", self.first_line)
+        assert found, f"no address in {self.first_line!r}; stderr: {self.process.stderr.read()}"
+        self.url = found.group(0)
+
+    def bot_processes(self) -> list[str]:
+        """Processes still running a bot of this test's folder."""
+        left = []
+        for proc in Path("/proc").iterdir():
+            try:
+                command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if str(self.bots) in command:
+                left.append(f"{proc.name}: {command}")
+        return left
+
+    def wait(self) -> tuple[int, str, str]:
+        out, err = self.process.communicate(timeout=30)
+        return self.process.returncode, out, err
+
+
+# What a decision offers: the number of actions in each ring on the board,
+# and of entries in the list; null once the game is over.
+OFFERED = """() => document.getElementById('play').dataset.phase === 'over' ? null : {
+    rings: Array.from(document.querySelectorAll('#board .offer-spot')).map(r => r.dataset.offers.split(' ').length),
+    buttons: document.querySelectorAll('#p-actions button').length}"""
+
+
+def play_by_clicking(page, rng: random.Random) -> int:
+    """Answer every decision with a click until the game is over; the
+    number of decisions made."""
+    decisions = 0
+    while True:
+        page.wait_for_function(f"['decide', 'over'].includes({PHASE})", timeout=60_000)
+        offered = page.evaluate(OFFERED)
+        if offered is None:
+            return decisions
+        rings = offered["rings"]
+        if rings and rng.random() < 0.8:
+            ring = rng.randrange(len(rings))
+            page.locator("#board .offer-spot").nth(ring).click(force=True)
+            if rings[ring] > 1:  # a ring of several actions picks them out in the list
+                picked = page.locator("#p-actions li.picked button")
+                assert picked.count() == rings[ring]
+                picked.nth(rng.randrange(rings[ring])).click(force=True)
+        else:
+            page.locator("#p-actions button").nth(rng.randrange(offered["buttons"])).click(force=True)
+        decisions += 1
+
+
+def check_result(page, players: int) -> None:
+    places = page.locator("#p-places li")
+    assert places.count() == players
+    assert any("you (seat" in text for text in places.all_inner_texts())
+    assert page.is_visible("#p-again")
+    assert page.inner_text("#p-turn").startswith("Game over.")
+
+
+# A two-seat Slyyde game seldom offers a decision (a black square's
+# diagonal): three seats, and play again until one came.
+TABLES = {"slyyde": (("rando", "rando2"), "2"), "detour": (("rando",), "1"),
+          "ciclovia": (("rando",), "1"), "roundabout": (("rando",), "0")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_a_whole_game_by_clicking(browser, tmp_path, game):
+    bots, seat = TABLES[game]
+    server = Server(tmp_path, game, "--seat", seat, bots=bots)
+    watched = Watched(browser)
+    page = watched.page
+    rng = random.Random(game)
+    try:
+        page.goto(server.url + "?speed=0")
+        for games in range(1, 5):
+            decisions = play_by_clicking(page, rng)
+            check_result(page, len(bots) + 1)
+            assert page.locator("#p-events li.decision").count() > decisions  # the bots' moves too
+            if decisions:
+                break
+            page.click("#p-again")  # a new game on the same page
+            page.wait_for_function(f"document.getElementById('play').dataset.games === '{games + 1}'")
+        assert decisions > 0
+        watched.assert_clean()
+    finally:
+        watched.context.close()  # closing the tab stops the server
+    code, out, err = server.wait()
+    assert code == 0, err
+    assert "stopped" in out and not err
+    assert server.bot_processes() == []
+    assert f"the bots' stderr goes under {Path('logs') / 'bots'}" in server.first_line
+
+
+@pytest.mark.slow
+def test_the_bots_moves_are_animated_and_the_clock_runs_out(browser, tmp_path):
+    """At the default speed the bot's moves are animated; with
+    --human-timeout a person who does not answer forfeits, as a bot would."""
+    server = Server(tmp_path, "roundabout", "--human-timeout", "1")
+    watched = Watched(browser)
+    page = watched.page
+    try:
+        page.goto(server.url)
+        page.evaluate("""() => { window.animated = 0; new MutationObserver(() => {
+            if (document.getElementById('play').dataset.animating === '1') window.animated++; })
+            .observe(document.getElementById('play'), {attributes: true}); }""")
+        page.wait_for_function(f"{PHASE} === 'over'", timeout=60_000)
+        assert "forfeited (timeout" in page.inner_text("#p-forfeits")
+        assert "rando won" in page.inner_text("#p-turn")
+        assert page.evaluate("window.animated") > 0
+        watched.assert_clean()
+    finally:
+        watched.context.close()
+    assert server.wait()[0] == 0
+    assert server.bot_processes() == []
+
+
+@pytest.mark.slow
+def test_ctrl_c_mid_game_leaves_nothing_running(browser, tmp_path):
+    server = Server(tmp_path, "detour")
+    watched = Watched(browser)
+    try:
+        watched.page.goto(server.url + "?speed=0")
+        watched.page.wait_for_function(f"{PHASE} === 'decide'", timeout=30_000)
+        assert server.bot_processes()  # the bot is running
+        server.process.send_signal(signal.SIGINT)
+        code, out, err = server.wait()
+        watched.page.wait_for_function(f"{PHASE} === 'closed'")
+    finally:
+        watched.context.close()
+    assert code == 0 and "stopped" in out, err
+    assert "Traceback" not in err
+    assert server.bot_processes() == []
+
+
+@pytest.mark.slow
+def test_closing_the_page_mid_game_stops_the_bots_and_the_server(browser, tmp_path):
+    server = Server(tmp_path, "ciclovia", bots=("rando", "rando2"), chatty="rando2")
+    watched = Watched(browser)
+    watched.page.goto(server.url + "?speed=0")
+    watched.page.wait_for_function(f"{PHASE} === 'decide'", timeout=30_000)
+    assert len(server.bot_processes()) >= 2
+    watched.context.close()
+    code, out, err = server.wait()
+    assert code == 0 and "stopped" in out and not err
+    assert server.bot_processes() == []
+    [log] = (tmp_path / "logs" / "bots").glob("*/*seat2-rando2.stderr.log")  # kept per game and seat
+    assert log.read_text() == "rando2 starts\n"
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["chess", "--bot", "random_bot", "--web"], "unknown game: 'chess'"),
+    (["slyyde", "--bot", "nobody", "--web"], "unknown bot: 'nobody'"),
+    (["slyyde", "--bot", "random_bot", "--seat", "2", "--web"], "--seat must be 0 to 1"),
+    (["detour", "--bot", "random_bot", "--option", "detour.colour=9", "--web"], "detour has no option 'colour'"),
+    (["slyyde", "--bot", "random_bot", "--port", "1"], "--port, --open and --human-timeout go with --web"),
+])
+def test_bad_input_is_one_line(arguments, message):
+    result = CliRunner().invoke(main, ["play", *arguments])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.output
+
+
+def test_a_port_in_use_is_one_line():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["play", "slyyde", "--bot", "random_bot", "--web", "--port", str(port)])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"Error: port {port} is in use on 127.0.0.1: pick another with --port"
