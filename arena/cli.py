@@ -495,7 +495,7 @@ def play(game_name, bot_names, seat, seed, option_texts, web, port, open_page, h
     click.echo(f"seed {seed}; the bots' stderr goes to {folder}")
     try:
         record = play_game(job, seats, limits.move_timeout)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, click.Abort):  # click's prompt turns Ctrl-C and end of input into Abort
         raise Interrupted("interrupted: the game is abandoned and the bots are stopped") from None
     finally:
         for bot in bots:

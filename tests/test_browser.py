@@ -395,8 +395,9 @@ def test_the_games_list_pages_and_filters(site, watched):
     first = page.locator("#games tbody tr a.game-link").first.inner_text()
     assert first == f"#{len(games)}"  # newest first
     page.click("#p-next")
-    page.wait_for_function("location.hash.includes('page=2')")
-    assert page.inner_text("#p-label") == f"page 2 of {pages}"
+    # The address changes first and the list redraws on hashchange: wait for the redraw.
+    page.wait_for_function(f"document.getElementById('p-label').textContent === 'page 2 of {pages}'")
+    assert "page=2" in page.evaluate("location.hash")
     assert page.locator("#games tbody tr").count() == len(games) - 50
     page.select_option("#f-result", "forfeit")
     forfeits = sum(1 for g in games if g.forfeit_seat is not None)
