@@ -11,6 +11,7 @@ file refuses to start instead of racing the first.
 
 from __future__ import annotations
 
+import base64
 import fcntl
 import json
 import os
@@ -89,7 +90,16 @@ def _joint_bound_v4(db: sqlite_utils.Database) -> None:
     db.table("ratings").add_column("joint_bound", str)
 
 
-MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4]
+def _replays_v5(db: sqlite_utils.Database) -> None:
+    """Each game's replay as its page embeds it (zlib-compressed JSON, see
+    arena.site.replays), made by the worker that played it, so that building
+    the site does not replay every game again. NULL for games stored before,
+    whose replays the site makes from their events."""
+    db.table("games").add_column("replay", bytes)
+    db.table("games").add_column("replay_format", int)
+
+
+MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _replays_v5]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -209,6 +219,8 @@ class Store:
                 "decisions": record.decisions, "duration": record.duration,
                 "logs": json.dumps(list(record.logs)), "finished_at": time.time(),
                 "record": zlib.compress(json.dumps(record.events, separators=(",", ":")).encode()),
+                "replay": None if record.replay is None else base64.b64decode(record.replay),
+                "replay_format": None if record.replay is None else record.replay_format,
             })
             forfeited = {forfeit.seat: forfeit.termination.value for forfeit in record.forfeits}
             self.db.table("results").insert_all(
@@ -267,6 +279,33 @@ class Store:
         if row is None:
             raise StoreError(f"no game with key {key!r}")
         return json.loads(zlib.decompress(row[0]))
+
+    def replay(self, key: str, replay_format: int) -> str | None:
+        """The game's replay payload as stored with it (base64, as the page
+        embeds it), or None where none was stored in this format."""
+        row = self.db.execute("SELECT replay, replay_format FROM games WHERE key = ?", [key]).fetchone()
+        if row is None:
+            raise StoreError(f"no game with key {key!r}")
+        return None if row[0] is None or row[1] != replay_format else base64.b64encode(row[0]).decode("ascii")
+
+    def game(self, key: str) -> StoredGame:
+        """One stored game, without its events."""
+        row = self.db.execute(f"SELECT {', '.join(_STORED_COLUMNS)} FROM games WHERE key = ?", [key]).fetchone()
+        if row is None:
+            raise StoreError(f"no game with key {key!r}")
+        return _stored_game(dict(zip(_STORED_COLUMNS, row)))
+
+    def log_paths(self) -> set[str]:
+        """Every stderr log path the stored games name."""
+        return {path for (logs,) in self.db.execute("SELECT DISTINCT logs FROM games")
+                for path in json.loads(logs) if path}
+
+    def summary(self) -> list[Any]:
+        """Changes whenever a game or bot is stored or removed (arena never
+        changes a stored game; a migration changes the schema version)."""
+        games = list(self.db.execute("SELECT count(*), max(rowid), total(finished_at) FROM games").fetchone())
+        bots = sorted(tuple(row.values()) for row in self.db["bots"].rows)
+        return [self._meta().get("schema_version"), games, bots]
 
 
 _STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "options", "placements",

@@ -25,6 +25,7 @@ from arena.bots.warden import PR_SET_PDEATHSIG
 from arena.errors import ArenaError
 from arena.model import BotSpec, GameRecord, Job, Limits
 from arena.play.match import play_match
+from arena.site.replays import with_replay
 
 log = logging.getLogger(__name__)
 
@@ -145,7 +146,7 @@ def _worker(tasks, results, specs: dict[str, BotSpec], limits: Limits, log_dir: 
         while (match := tasks.get()) is not None:
             jobs = [Job.from_json(job) for job in match]
             for record in play_match(jobs, specs, limits, log_dir):
-                results.put(("record", record.to_json()))
+                results.put(("record", with_replay(record).to_json()))
     except Exception:
         log.exception("worker failed")
         results.put(("error", traceback.format_exc(limit=3).strip().splitlines()[-1]))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,11 +105,17 @@ class Model:
         return pairs.head_to_head(a, b) if pairs else None
 
 
-def collect(store: Store) -> Model:
-    """One pass over the stored games, in rating order."""
-    infos = {bot_id: BotInfo(bot_id, row["name"], (row["content_hash"] or "")[:12] or version_of(bot_id))
-             for bot_id, row in store.bots().items()}
-    model = Model(infos, Logs(store.path.parent))
+def bot_infos(store: Store) -> dict[str, BotInfo]:
+    """The stored bots as the site names them."""
+    return {bot_id: BotInfo(bot_id, row["name"], (row["content_hash"] or "")[:12] or version_of(bot_id))
+            for bot_id, row in store.bots().items()}
+
+
+def collect(store: Store, visit: Callable[[StoredGame, list[str | None]], None] = lambda game, logs: None) -> Model:
+    """One pass over the stored games, in rating order; ``visit`` sees each
+    game and the site's names of its logs on the way (the builder decides
+    there which game pages to write, without a second pass)."""
+    model = Model(bot_infos(store), Logs(store.path.parent))
     game_numbers: dict[str, int] = {}
     bot_numbers: dict[str, int] = {}
     rows: list[tuple[float, list[Any]]] = []
@@ -123,6 +130,7 @@ def collect(store: Store) -> Model:
         if game.players == 1:
             model.solo_games[game.seats[0]] = model.solo_games.get(game.seats[0], 0) + 1
         logs = [model.logs.log_id(path) for path in game.logs]
+        visit(game, logs)
         if game.forfeit_seat is not None:
             _add_forfeit(model, game, logs)
         rows.append((game.finished_at or 0.0, schema.record(
