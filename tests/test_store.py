@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
+
+import pytest
+
+from arena.errors import StoreError
 from arena.games import get_game
 from arena.games.playout import random_playout
 from arena.model import BotSpec, Forfeit, GameRecord, Job, Termination
 from arena.play.events import replay
+from arena.site.replays import REPLAY_FORMAT, with_replay
 from arena.store import Store
 
 SPECS = [BotSpec(name, ("true",), f"/bots/{name}", name * 16) for name in ("a", "b")]
@@ -58,3 +65,35 @@ def test_a_draw_and_a_forfeit_are_stored_as_such(tmp_path):
             0, "timeout", "no answer within 1 s")
         points = store.db.execute("SELECT game_key, seat, points FROM results ORDER BY game_key, seat").fetchall()
         assert points == [("cap", 0, 0.5), ("cap", 1, 0.5), ("ff", 0, 0.0), ("ff", 1, 1.0)]
+
+
+def test_a_replay_is_stored_with_its_game_and_read_back_only_in_its_format(tmp_path):
+    record = with_replay(played("k1", 4))
+    assert record.replay is not None
+    with Store(tmp_path / "r.db", writer=True) as store:
+        store.add_bots(SPECS)
+        store.add_game(record)
+        store.add_game(played("bare", 5, 1))
+    with Store(tmp_path / "r.db") as reader:
+        assert reader.replay("k1", REPLAY_FORMAT) == record.replay
+        assert reader.replay("k1", REPLAY_FORMAT + 1) is None
+        assert reader.replay("bare", REPLAY_FORMAT) is None
+
+
+def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_intact(tmp_path):
+    db = tmp_path / "r.db"
+    with Store(db, writer=True) as store:
+        store.add_bots(SPECS)
+        store.add_game(played("old", 4))
+    with closing(sqlite3.connect(db)) as conn:  # as schema 4 left it
+        conn.execute("ALTER TABLE games DROP COLUMN replay")
+        conn.execute("ALTER TABLE games DROP COLUMN replay_format")
+        conn.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+        conn.commit()
+    with pytest.raises(StoreError, match="older schema"):
+        Store(db)
+    with Store(db, writer=True) as store:
+        assert store.replay("old", REPLAY_FORMAT) is None
+        assert store.events("old") == played("old", 4).events
+        store.add_game(with_replay(played("new", 5, 1)))
+        assert store.replay("new", REPLAY_FORMAT) is not None
