@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import fcntl
+import functools
 import json
 import os
 import sqlite3
@@ -246,6 +247,9 @@ class Store:
 
     # -- reading ----------------------------------------------------------------
 
+    def count_games(self) -> int:
+        return self.db.execute("SELECT count(*) FROM games").fetchone()[0]
+
     def stored_keys(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT key FROM games")}
 
@@ -314,14 +318,27 @@ _STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "option
 
 def _stored_game(row: dict[str, Any]) -> StoredGame:
     """A games row as a StoredGame: the JSON columns decoded here, once."""
-    scores = json.loads(row["scores"]) if row["scores"] is not None else None
+    scores = row["scores"]
     return StoredGame(
         key=row["key"], game=row["game"], round=row["round"], job_order=row["job_order"], seed=row["seed"],
-        seats=tuple(json.loads(row["seats"])), options=json.loads(row["options"]),
-        placements=tuple(json.loads(row["placements"])), termination=Termination(row["termination"]),
-        forfeits=tuple(Forfeit.from_json(forfeit) for forfeit in json.loads(row["forfeits"])),
-        scores=tuple(scores) if scores is not None else None, decisions=row["decisions"],
-        duration=row["duration"], logs=tuple(json.loads(row["logs"])), finished_at=row["finished_at"])
+        seats=_tuple(row["seats"]), options=json.loads(row["options"]),
+        placements=_tuple(row["placements"]), termination=Termination(row["termination"]),
+        forfeits=_forfeits(row["forfeits"]), scores=_tuple(scores) if scores is not None else None,
+        decisions=row["decisions"], duration=row["duration"], logs=_tuple(row["logs"]),
+        finished_at=row["finished_at"])
+
+
+# The same seats, placements, logs and forfeits come back in many games (a
+# site build reads every game): each text is decoded once. Their values are
+# immutable, so games may share them; options (a dict) are decoded per game.
+@functools.lru_cache(maxsize=1 << 16)
+def _tuple(text: str) -> tuple[Any, ...]:
+    return tuple(json.loads(text))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _forfeits(text: str) -> tuple[Forfeit, ...]:
+    return tuple(Forfeit.from_json(forfeit) for forfeit in json.loads(text))
 
 
 def _take_lock(path: Path):

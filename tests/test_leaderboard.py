@@ -34,7 +34,7 @@ from arena.model import BotSpec, Forfeit, GameRecord, Job, Limits, Termination
 from arena.play.events import replay
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
-from arena.site import builder, charts, pages, paths, replays, schema
+from arena.site import builder, charts, data, pages, paths, replays, schema
 from arena.stats import pairs
 from arena.stats.elo import standings
 from arena.stats.joint import JointTables
@@ -472,6 +472,15 @@ def test_worker_processes_write_the_same_replays(copy, tmp_path, monkeypatch):
     serial = {p.relative_to(copy.out): p.read_bytes() for p in replay_pages(copy.out)}
     parallel = {p.relative_to(tmp_path / "parallel"): p.read_bytes() for p in replay_pages(tmp_path / "parallel")}
     assert serial == parallel and len(serial) > 2
+
+
+def test_elo_rated_in_a_process_of_its_own_is_the_same(copy, monkeypatch):
+    with Store(copy.db) as store:
+        serial = data.collect(store)
+        monkeypatch.setattr(data, "SEPARATE_ELO_FROM", 1)
+        separate = data.collect(store)
+    assert separate.ladder.history == serial.ladder.history and separate.ladder.counts == serial.ladder.counts
+    assert separate.ladder.ranked() == serial.ladder.ranked() and separate.ladder.names is separate.names
 
 
 def test_a_new_replay_format_rewrites_every_replay(copy, monkeypatch):

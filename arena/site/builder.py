@@ -5,9 +5,14 @@ Pages are compared with what is on disk, and a game's replay page (the bulk
 of the site: one per game) is written once and then left alone while the
 game, its logs and the replay format stay the same. A manifest
 (manifest.json) remembers what each replay and log page was made from, so
-pages of games no longer stored are removed too. Every write is atomic: a
-reader sees the old page or the new one, never half. Many replay pages are
-rendered in worker processes.
+pages of games no longer stored are removed too, and what the whole site
+was made from, so a build that finds nothing new writes nothing. Every write
+is atomic: a reader sees the old page or the new one, never half.
+
+A game page embeds the replay stored with the game (made by the worker that
+played it); for games stored without one the page's writer makes it from
+the events. Many game pages are written by worker processes; a tournament
+writes each as its game is stored (``Site.add_game``).
 """
 
 from __future__ import annotations
@@ -74,15 +79,13 @@ class Site:
     def __init__(self, store: Store, out: Path) -> None:
         self.store = store
         self.out = out
-        self.written = 0
         self.old = self._load_manifest()
         self.added: dict[str, str] = {}  # game pages written by add_game: page -> digest
         self._logs = data.Logs(store.path.parent)
         self._bots: dict[str, list[Any]] | None = None
 
     def write(self, relative: str, text: str) -> None:
-        if write_if_changed(self.out / relative, text):
-            self.written += 1
+        write_if_changed(self.out / relative, text)
 
     def add_game(self, key: str) -> None:
         """Write the page of a game just stored."""
@@ -92,7 +95,6 @@ class Site:
         log_ids = [self._logs.log_id(path) for path in game.logs]
         _write_game_page(self.store, self.out, game, log_ids, self._bots)
         self.added[game_path(key)] = _digest(game, log_ids)
-        self.written += 1
 
     def build(self) -> Path:
         inputs = _inputs(self.store)
@@ -102,12 +104,13 @@ class Site:
         todo: list[tuple[StoredGame, list[str | None]]] = []
         done: dict[str, Any] = {}
         old_pages = self.old.get("pages", {})
+        on_disk = _game_pages_on_disk(self.out) if old_pages else set()
 
         def visit(game: StoredGame, log_ids: list[str | None]) -> None:
             """A game's page is written unless it was made from the same game."""
             page = game_path(game.key)
             digest = done[page] = _digest(game, log_ids)
-            made = old_pages.get(page) == digest and (self.out / page).is_file()
+            made = old_pages.get(page) == digest and page in on_disk
             if not made and self.added.get(page) != digest:
                 todo.append((game, log_ids))
 
@@ -127,7 +130,7 @@ class Site:
             self.write(relative, text)
         self.write_logs(model, old_pages, done)
         bots = _page_bots(model.infos)
-        self.written += _write_game_pages(self.store, self.out, todo, bots)
+        _write_game_pages(self.store, self.out, todo, bots)
         self.save_manifest(old_pages, done, inputs)
         return self.out / "index.html"
 
@@ -178,8 +181,17 @@ def _replay_format() -> str:
 
 
 def _digest(game: StoredGame, log_ids: list[str | None]) -> str:
-    identity = [game.key, game.finished_at, game.decisions, game.termination.value, log_ids]
-    return hashlib.sha1(json.dumps(identity).encode()).hexdigest()[:16]
+    identity = (game.key, game.finished_at, game.decisions, game.termination.value, tuple(log_ids))
+    return hashlib.sha1(repr(identity).encode()).hexdigest()[:16]
+
+
+def _game_pages_on_disk(out: Path) -> set[str]:
+    """The game pages there are (one listing per folder, not a look-up per game)."""
+    found: set[str] = set()
+    for folder in os.scandir(out / "games") if (out / "games").is_dir() else ():
+        if folder.is_dir():
+            found.update(f"games/{folder.name}/{entry.name}" for entry in os.scandir(folder.path))
+    return found
 
 
 def _inputs(store: Store) -> str:
@@ -238,34 +250,31 @@ def _open_worker_store(path: str) -> None:
     _WORKER_STORE = Store(path)
 
 
-def _write_chunk(out: Path, games: list[tuple[StoredGame, list[str | None]]], bots: dict[str, list[Any]]) -> int:
+def _write_chunk(out: Path, games: list[tuple[StoredGame, list[str | None]]], bots: dict[str, list[Any]]) -> None:
     assert _WORKER_STORE is not None
     for game, log_ids in games:
         _write_game_page(_WORKER_STORE, out, game, log_ids, bots)
-    return len(games)
 
 
 def _write_game_pages(store: Store, out: Path, games: list[tuple[StoredGame, list[str | None]]],
-                      bots: dict[str, list[Any]]) -> int:
+                      bots: dict[str, list[Any]]) -> None:
     """Write game pages, in worker processes when there are many (each
     worker reads its games' replays and writes their pages itself). A few
     chunks at a time are in flight, so memory stays flat however many games
-    there are. Returns how many were written."""
+    there are."""
     workers = min(os.cpu_count() or 1, 8)
     if len(games) < PARALLEL_FROM or workers < 2:
         for game, log_ids in games:
             _write_game_page(store, out, game, log_ids, bots)
-        return len(games)
+        return
     size = 100
     context = multiprocessing.get_context("fork")
-    written = 0
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_open_worker_store,
                                                 initargs=(str(store.path),)) as pool:
         pending: collections.deque = collections.deque()
         for start in range(0, len(games), size):
             pending.append(pool.submit(_write_chunk, out, games[start:start + size], bots))
             if len(pending) >= 3 * workers:
-                written += pending.popleft().result()
+                pending.popleft().result()
         while pending:
-            written += pending.popleft().result()
-    return written
+            pending.popleft().result()
