@@ -2,9 +2,10 @@
 
 Makes a database of GAMES games (100,000 by default) through the Store API,
 then times a first build of the site, a second build with nothing new (which
-must rewrite no replay), and a build after adding 1,000 games, and prints
-the time and the size on disk of the database and of the site, and the peak
-memory (resident set) of this process and of the build's worker processes.
+must rewrite no replay), a build after adding 1,000 games, and a small
+tournament onto that database and site, and prints the time and the size on
+disk of the database and of the site, and the peak memory (resident set) of
+each build and of the tournament (with its worker processes).
 
 The games are real records: random playouts of every registered game
 (arena.games.playout), each replayable by the engine (a sample is replayed
@@ -30,6 +31,7 @@ import itertools
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -178,6 +180,26 @@ def build_site(db: Path, out: Path) -> tuple[float, float, float]:
     return _wait(process.pid, started)
 
 
+def tournament_onto(db: Path, out: Path, work: Path) -> None:
+    """``arena tournament`` (4 random bots, one round of Slyyde) onto the
+    big database and its site: the end of a run with that many games stored
+    (ratings of every game, the site) and the run's peak resident set."""
+    bots = work / "bots"
+    bots.mkdir(exist_ok=True)
+    for n in range(4):
+        shutil.copy(ROOT / "bots" / "random_bot.py", bots / f"random{n}.py")
+    started = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-c", "import sys; from arena.cli import main; sys.exit(main())",
+                                "tournament", "--bots", str(bots), "--games", "slyyde", "--rounds", "1",
+                                "--db", str(db), "--out", str(out), "--log-dir", str(work / "logs")],
+                               cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+    wall, _, rss = _wait(process.pid, started)
+    end = re.search(r"end of run: .*", (work / "logs" / "arena.log").read_text())
+    print(f"arena tournament onto it (4 random bots, one round of slyyde): {wall:.1f} s, peak RSS {rss:.0f} MiB; "
+          f"{end[0] if end else 'no end of run logged'}")
+
+
 def in_child(task: Callable[[], None]) -> tuple[float, float, float]:
     """Run ``task`` in a forked process, so that what it holds never counts
     toward this process's size, which every build process starts from
@@ -254,6 +276,7 @@ def main() -> None:
         wall, cpu, rss = build_site(db, out)
         print(f"build after {NEW_GAMES} new games: {wall:.1f} s ({cpu:.0f} CPU s); site {disk_usage(out)}; "
               f"peak RSS {rss:.0f} MiB")
+        tournament_onto(db, out, work)
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
