@@ -140,10 +140,14 @@ def check_database(path: Path) -> None:
 class Store:
     """Read and write results. Open with ``writer=True`` to take the lock."""
 
-    def __init__(self, path: str | Path, writer: bool = False) -> None:
+    def __init__(self, path: str | Path, writer: bool = False, checked: bool = False) -> None:
+        """``checked``: a reader in a process that another process started
+        after opening the same file, which checked it (the integrity check
+        reads the whole file: seconds for a large one)."""
         self.path = Path(path)
         self._lock = None
-        check_database(self.path)
+        if not (checked and not writer):
+            check_database(self.path)
         if not writer and not self.path.exists():
             raise StoreError(f"no results database at {str(self.path)!r}: run a tournament first")
         if writer:

@@ -247,7 +247,7 @@ _WORKER_STORE: Store | None = None
 
 def _open_worker_store(path: str) -> None:
     global _WORKER_STORE
-    _WORKER_STORE = Store(path)
+    _WORKER_STORE = Store(path, checked=True)
 
 
 def _write_chunk(out: Path, games: list[tuple[StoredGame, list[str | None]]], bots: dict[str, list[Any]]) -> None:

@@ -143,7 +143,7 @@ def collect(store: Store, visit: Callable[[StoredGame, list[str | None]], None] 
 def _rated(path: Path) -> Ladder:
     """Every stored game rated (the Elo standings and history), as
     ``_add_games`` rates them."""
-    with Store(path) as store, _no_cycle_collection():
+    with Store(path, checked=True) as store, _no_cycle_collection():
         model = Model(bot_infos(store), Logs(store.path.parent))
         for game in store.games():
             for bot_id in game.seats:
