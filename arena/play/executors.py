@@ -1,5 +1,7 @@
 """Executors run matches and hand finished games back, one at a time, to the
-single process that stores them.
+single process that stores them. Each game comes back with its replay, made
+where it was played (arena.site.replays.with_replay), in parallel with the
+other games, so the site need not replay it.
 
 The local executor forks worker processes (fork, so multiprocessing-logging
 can carry their log records to the parent's log file). Workers ignore Ctrl-C
