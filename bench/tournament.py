@@ -4,9 +4,11 @@ Runs ``arena tournament`` (the command, in a process of its own) with
 copies of bots/random_bot.py at every game, ``--rounds 20`` by default,
 once with ``--jobs 1`` and once with ``--jobs 2``, each into a fresh folder,
 and prints games per second of each and their ratio (wall time from the
-command's start to its exit: planning, play, ratings and the site), where
-the end of each run goes (the tournament logs it), and the peak resident
-set of each run (the command and its workers and bots).
+command's start to its exit: planning, play, ratings and the site), the CPU
+time the run used (so a machine shared with other work shows as fewer cores
+busy than jobs asked for), where the end of each run goes (the tournament
+logs it), and the peak resident set of each run (the command and its
+workers and bots).
 
     .venv/bin/python bench/tournament.py [--bots 4] [--rounds 20] [--keep DIR]
 """
@@ -51,7 +53,9 @@ def run(folder: Path, bots: Path, rounds: int, jobs: int) -> float:
     assert end is not None, "the tournament logged no end of run"
     played, play, pages, ratings, site = int(end[1]), float(end[2]), int(end[3]), float(end[4]), float(end[5])
     rate = games / wall
+    cpu = usage.ru_utime + usage.ru_stime
     print(f"--jobs {jobs}: {games} games in {wall:.2f} s, {rate:.1f} games/s (site included); "
+          f"{cpu:.1f} CPU s in all (the command, workers, wardens and bots: {cpu / wall:.2f} cores busy); "
           f"peak RSS {usage.ru_maxrss / 1024:.0f} MiB")
     print(f"  play {play:.2f} s ({pages} game pages written as games were stored, of {played} played); "
           f"end of run: ratings {ratings:.2f} s + site {site:.2f} s = {ratings + site:.2f} s, "
