@@ -8,7 +8,8 @@ command's start to its exit: planning, play, ratings and the site), the CPU
 time the run used (so a machine shared with other work shows as fewer cores
 busy than jobs asked for), where the end of each run goes (the tournament
 logs it), and the peak resident set of each run (the command and its
-workers and bots).
+workers and bots), and that of a run planned at about 100,000 games,
+stopped after half a minute of play.
 
     .venv/bin/python bench/tournament.py [--bots 4] [--rounds 20] [--keep DIR]
 """
@@ -19,6 +20,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -64,11 +66,33 @@ def run(folder: Path, bots: Path, rounds: int, jobs: int) -> float:
     return rate
 
 
+def big_plan_memory(folder: Path, bots: Path, rounds: int, seconds: float) -> None:
+    """The peak resident set of a tournament planned at ``rounds`` (about
+    100,000 games at 2,100), stopped with SIGTERM after ``seconds`` of play:
+    the plan, the stored keys and the workers of a run that size. (A whole
+    database that size, its ratings and its site: bench/leaderboard.py.)"""
+    folder.mkdir(parents=True)
+    process = subprocess.Popen([sys.executable, "-c", "import sys; from arena.cli import main; sys.exit(main())",
+                                "tournament", "--bots", str(bots), "--rounds", str(rounds), "--jobs", "2"],
+                               cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               env={**os.environ, "PYTHONPATH": str(REPO)})
+    time.sleep(seconds)
+    process.send_signal(signal.SIGTERM)
+    assert process.stderr is not None
+    errors = process.stderr.read().decode(errors="replace")
+    _, _, usage = os.wait4(process.pid, 0)
+    planned = re.search(r"(\d+) games planned", errors)
+    print(f"a tournament of {planned[1] if planned else '?'} planned games, stopped after {seconds:.0f} s: "
+          f"peak RSS {usage.ru_maxrss / 1024:.0f} MiB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", type=int, default=4, help="copies of the random bot")
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--keep", type=Path, default=None, help="run here and keep the results")
+    parser.add_argument("--big-rounds", type=int, default=2100, help="rounds of the big plan whose memory is measured")
+    parser.add_argument("--big-seconds", type=float, default=30.0, help="how long the big plan plays")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="arena-bench-tournament-"))
     shutil.rmtree(work, ignore_errors=True)
@@ -82,6 +106,7 @@ def main() -> None:
         one = run(work / "jobs-1", bots, args.rounds, 1)
         two = run(work / "jobs-2", bots, args.rounds, 2)
         print(f"games/s with --jobs 2 / --jobs 1: {two / one:.2f}")
+        big_plan_memory(work / "big", bots, args.big_rounds, args.big_seconds)
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
