@@ -454,6 +454,11 @@ def test_a_build_with_nothing_new_writes_nothing_until_something_changes(copy):
         builder.build(store, copy.out)
     assert {path: path.stat().st_mtime_ns for path in copy.out.rglob("*") if path.is_file()} == files
     games, _ = stored(copy.db)
+    gone = copy.out / paths.game_path(games[0].key)
+    gone.unlink()
+    with Store(copy.db) as store:
+        builder.build(store, copy.out)
+    assert gone.is_file()
     stored_path = next(path for game in games for path in game.logs if path)
     assert not Path(stored_path).is_absolute()  # so this is the copy's log, not the shared site's
     log = copy.root / stored_path

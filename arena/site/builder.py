@@ -98,13 +98,14 @@ class Site:
 
     def build(self) -> Path:
         inputs = _inputs(self.store)
-        if self.old.get("inputs") == inputs and (self.out / "index.html").is_file():
-            return self.out / "index.html"  # nothing stored, no log and no code changed since
+        old_pages = self.old.get("pages", {})
+        on_disk = _game_pages_on_disk(self.out) if old_pages else set()
+        if (self.old.get("inputs") == inputs and (self.out / "index.html").is_file()
+                and all(page in on_disk for page in old_pages if page.startswith("games/"))):
+            return self.out / "index.html"  # nothing stored, no log and no code changed, no page gone
         self.out.mkdir(parents=True, exist_ok=True)
         todo: list[tuple[StoredGame, list[str | None]]] = []
         done: dict[str, Any] = {}
-        old_pages = self.old.get("pages", {})
-        on_disk = _game_pages_on_disk(self.out) if old_pages else set()
 
         def visit(game: StoredGame, log_ids: list[str | None]) -> None:
             """A game's page is written unless it was made from the same game."""
