@@ -170,6 +170,12 @@ class GameRecord(_Forfeits):
     duration: float = 0.0
     logs: tuple[str | None, ...] = ()
     times: DecisionTimes = DecisionTimes()
+    # The replay as the game's page embeds it (arena.site.replays) and that
+    # module's REPLAY_FORMAT, made by the worker that played the game, in
+    # parallel with the others, so the site need not replay the game again;
+    # None where it was not made.
+    replay: str | None = None
+    replay_format: int = 0
 
     @property
     def decisions(self) -> int:
@@ -183,14 +189,16 @@ class GameRecord(_Forfeits):
         return {"job": self.job.to_json(), "events": self.events, "placements": list(self.placements),
                 "termination": self.termination.value, "forfeits": [f.to_json() for f in self.forfeits],
                 "scores": None if self.scores is None else list(self.scores),
-                "duration": self.duration, "logs": list(self.logs), "times": self.times.to_json()}
+                "duration": self.duration, "logs": list(self.logs), "times": self.times.to_json(),
+                "replay": self.replay, "replay_format": self.replay_format}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
         return cls(Job.from_json(data["job"]), data["events"], tuple(data["placements"]),
                    Termination(data["termination"]), tuple(Forfeit.from_json(f) for f in data["forfeits"]),
                    None if data["scores"] is None else tuple(data["scores"]), data["duration"],
-                   tuple(data["logs"]), DecisionTimes.from_json(data["times"]))
+                   tuple(data["logs"]), DecisionTimes.from_json(data["times"]), data.get("replay"),
+                   data.get("replay_format", 0))
 
 
 @dataclass(frozen=True)

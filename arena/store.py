@@ -11,7 +11,9 @@ file refuses to start instead of racing the first.
 
 from __future__ import annotations
 
+import base64
 import fcntl
+import functools
 import json
 import os
 import sqlite3
@@ -106,7 +108,17 @@ def _decision_times_v6(db: sqlite_utils.Database) -> None:
     db.table("games").add_column("decision_times", str)
 
 
-MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6]
+def _replays_v7(db: sqlite_utils.Database) -> None:
+    """Each game's replay as its page embeds it (zlib-compressed JSON, see
+    arena.site.replays), made by the worker that played it, so that building
+    the site does not replay every game again. NULL for games stored before,
+    whose replays the site makes from their events."""
+    db.table("games").add_column("replay", bytes)
+    db.table("games").add_column("replay_format", int)
+
+
+MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
+              _replays_v7]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -146,10 +158,14 @@ def check_database(path: Path) -> None:
 class Store:
     """Read and write results. Open with ``writer=True`` to take the lock."""
 
-    def __init__(self, path: str | Path, writer: bool = False) -> None:
+    def __init__(self, path: str | Path, writer: bool = False, checked: bool = False) -> None:
+        """``checked``: a reader in a process that another process started
+        after opening the same file, which checked it (the integrity check
+        reads the whole file: seconds for a large one)."""
         self.path = Path(path)
         self._lock = None
-        check_database(self.path)
+        if not (checked and not writer):
+            check_database(self.path)
         if not writer and not self.path.exists():
             raise StoreError(f"no results database at {str(self.path)!r}: run a tournament first")
         if writer:
@@ -234,6 +250,8 @@ class Store:
                 "record": zlib.compress(json.dumps(record.events, separators=(",", ":")).encode()),
                 "move_timeout": record.times.move_timeout,
                 "decision_times": json.dumps([round(seconds, 6) for seconds in record.times.seconds]),
+                "replay": None if record.replay is None else base64.b64decode(record.replay),
+                "replay_format": None if record.replay is None else record.replay_format,
             })
             forfeited = {forfeit.seat: forfeit.termination.value for forfeit in record.forfeits}
             self.db.table("results").insert_all(
@@ -258,6 +276,9 @@ class Store:
                  for (table, bot_id), points in standings.history.items() for number, elo in points])
 
     # -- reading ----------------------------------------------------------------
+
+    def count_games(self) -> int:
+        return self.db.execute("SELECT count(*) FROM games").fetchone()[0]
 
     def stored_keys(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT key FROM games")}
@@ -299,6 +320,33 @@ class Store:
             raise StoreError(f"no game with key {key!r}")
         return DecisionTimes(row[0], tuple(json.loads(row[1])) if row[1] is not None else ())
 
+    def replay(self, key: str, replay_format: int) -> str | None:
+        """The game's replay payload as stored with it (base64, as the page
+        embeds it), or None where none was stored in this format."""
+        row = self.db.execute("SELECT replay, replay_format FROM games WHERE key = ?", [key]).fetchone()
+        if row is None:
+            raise StoreError(f"no game with key {key!r}")
+        return None if row[0] is None or row[1] != replay_format else base64.b64encode(row[0]).decode("ascii")
+
+    def game(self, key: str) -> StoredGame:
+        """One stored game, without its events."""
+        row = self.db.execute(f"SELECT {', '.join(_STORED_COLUMNS)} FROM games WHERE key = ?", [key]).fetchone()
+        if row is None:
+            raise StoreError(f"no game with key {key!r}")
+        return _stored_game(dict(zip(_STORED_COLUMNS, row)))
+
+    def log_paths(self) -> set[str]:
+        """Every stderr log path the stored games name."""
+        return {path for (logs,) in self.db.execute("SELECT DISTINCT logs FROM games")
+                for path in json.loads(logs) if path}
+
+    def summary(self) -> list[Any]:
+        """Changes whenever a game or bot is stored or removed (arena never
+        changes a stored game; a migration changes the schema version)."""
+        games = list(self.db.execute("SELECT count(*), max(rowid), total(finished_at) FROM games").fetchone())
+        bots = sorted(tuple(row.values()) for row in self.db["bots"].rows)
+        return [self._meta().get("schema_version"), games, bots]
+
 
 _STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "options", "placements",
                    "termination", "forfeits", "scores", "decisions", "duration", "logs", "finished_at")
@@ -306,14 +354,27 @@ _STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "option
 
 def _stored_game(row: dict[str, Any]) -> StoredGame:
     """A games row as a StoredGame: the JSON columns decoded here, once."""
-    scores = json.loads(row["scores"]) if row["scores"] is not None else None
+    scores = row["scores"]
     return StoredGame(
         key=row["key"], game=row["game"], round=row["round"], job_order=row["job_order"], seed=row["seed"],
-        seats=tuple(json.loads(row["seats"])), options=json.loads(row["options"]),
-        placements=tuple(json.loads(row["placements"])), termination=Termination(row["termination"]),
-        forfeits=tuple(Forfeit.from_json(forfeit) for forfeit in json.loads(row["forfeits"])),
-        scores=tuple(scores) if scores is not None else None, decisions=row["decisions"],
-        duration=row["duration"], logs=tuple(json.loads(row["logs"])), finished_at=row["finished_at"])
+        seats=_tuple(row["seats"]), options=json.loads(row["options"]),
+        placements=_tuple(row["placements"]), termination=Termination(row["termination"]),
+        forfeits=_forfeits(row["forfeits"]), scores=_tuple(scores) if scores is not None else None,
+        decisions=row["decisions"], duration=row["duration"], logs=_tuple(row["logs"]),
+        finished_at=row["finished_at"])
+
+
+# The same seats, placements, logs and forfeits come back in many games (a
+# site build reads every game): each text is decoded once. Their values are
+# immutable, so games may share them; options (a dict) are decoded per game.
+@functools.lru_cache(maxsize=1 << 16)
+def _tuple(text: str) -> tuple[Any, ...]:
+    return tuple(json.loads(text))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _forfeits(text: str) -> tuple[Forfeit, ...]:
+    return tuple(Forfeit.from_json(forfeit) for forfeit in json.loads(text))
 
 
 def _take_lock(path: Path):

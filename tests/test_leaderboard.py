@@ -34,7 +34,7 @@ from arena.model import BotSpec, Forfeit, GameRecord, Job, Limits, Termination
 from arena.play.events import replay
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
-from arena.site import builder, charts, pages, paths, replays, schema
+from arena.site import builder, charts, data, pages, paths, replays, schema
 from arena.stats import pairs
 from arena.stats.elo import standings
 from arena.stats.joint import JointTables
@@ -323,6 +323,29 @@ def test_every_game_has_a_page_whose_replay_is_the_engines(site):
                 assert state == want
 
 
+def test_a_tournament_stores_each_replay_and_the_site_shows_it_as_the_events_make_it(site):
+    """The tournament's workers stored its games' replays; the games the
+    script bot played through the library have none (as in a database
+    from before replays were stored), and the build made theirs."""
+    games, _ = stored(site.db)
+    with Store(site.db) as store:
+        kept = {game.key: store.replay(game.key, replays.REPLAY_FORMAT) for game in games}
+        made = {game.key: replays.replay_payload(game.game, game.players, game.options, store.events(game.key),
+                                                 store.decision_times(game.key))[0]
+                for game in games}
+    assert any(kept.values()) and not all(kept.values())
+    for game in games:
+        shown = REPLAY_DATA.search((site.out / paths.game_path(game.key)).read_text()).group(1)
+        assert shown == made[game.key] and kept[game.key] in (None, shown)
+
+
+def test_the_tournament_wrote_each_page_as_its_game_was_stored(site):
+    log = (site.root / "logs" / "arena.log").read_text()
+    played, pages = re.search(r"end of run: played (\d+) games .*\((\d+) game pages written as they were stored",
+                              log).groups()
+    assert int(pages) == int(played) > 0
+
+
 def test_whatever_comes_from_a_bot_is_escaped(site):
     pages = list(site.out.rglob("*.html"))
     for page in pages:
@@ -444,6 +467,49 @@ def test_replays_are_written_once_and_kept_while_nothing_changes(copy):
     assert all(after[page] == first[page] for page in first)
 
 
+def test_a_page_written_as_its_game_is_stored_is_not_written_again(copy, tmp_path):
+    final, events = random_playout(GAMES["detour"], 2, 99)
+    _, bots = stored(copy.db)
+    record = replays.with_replay(GameRecord(Job("live/1", "detour", tuple(sorted(bots)[:2]), 99, 9, 30_000), events,
+                                            final.outcome().placements, Termination.NORMAL))
+    page = copy.out / paths.game_path("live/1")
+    with Store(copy.db, writer=True) as store:
+        site = builder.Site(store, copy.out)
+        assert store.add_game(record)
+        site.add_game("live/1")
+        written = page.stat().st_mtime_ns
+        time.sleep(0.05)
+        site.build()
+    assert page.stat().st_mtime_ns == written
+    with Store(copy.db) as store:
+        builder.build(store, tmp_path / "fresh")
+    assert page.read_text() == (tmp_path / "fresh" / paths.game_path("live/1")).read_text()
+
+
+def test_a_build_with_nothing_new_writes_nothing_until_something_changes(copy):
+    with Store(copy.db) as store:
+        builder.build(store, copy.out)
+    files = {path: path.stat().st_mtime_ns for path in copy.out.rglob("*") if path.is_file()}
+    time.sleep(0.05)
+    with Store(copy.db) as store:
+        builder.build(store, copy.out)
+    assert {path: path.stat().st_mtime_ns for path in copy.out.rglob("*") if path.is_file()} == files
+    games, _ = stored(copy.db)
+    gone = copy.out / paths.game_path(games[0].key)
+    gone.unlink()
+    with Store(copy.db) as store:
+        builder.build(store, copy.out)
+    assert gone.is_file()
+    # A log file is made only when its bot writes to stderr: take one there is.
+    stored_path = next(path for game in games for path in game.logs if path and (copy.root / path).is_file())
+    assert not Path(stored_path).is_absolute()  # so this is the copy's log, not the shared site's
+    log = copy.root / stored_path
+    log.write_text(log.read_text() + "one more line\n")
+    with Store(copy.db) as store:
+        builder.build(store, copy.out)
+    assert any("one more line" in page.read_text() for page in (copy.out / "logs").glob("*.html"))
+
+
 def test_worker_processes_write_the_same_replays(copy, tmp_path, monkeypatch):
     with Store(copy.db) as store:
         builder.build(store, copy.out)
@@ -453,6 +519,15 @@ def test_worker_processes_write_the_same_replays(copy, tmp_path, monkeypatch):
     serial = {p.relative_to(copy.out): p.read_bytes() for p in replay_pages(copy.out)}
     parallel = {p.relative_to(tmp_path / "parallel"): p.read_bytes() for p in replay_pages(tmp_path / "parallel")}
     assert serial == parallel and len(serial) > 2
+
+
+def test_elo_rated_in_a_process_of_its_own_is_the_same(copy, monkeypatch):
+    with Store(copy.db) as store:
+        serial = data.collect(store)
+        monkeypatch.setattr(data, "SEPARATE_ELO_FROM", 1)
+        separate = data.collect(store)
+    assert separate.ladder.history == serial.ladder.history and separate.ladder.counts == serial.ladder.counts
+    assert separate.ladder.ranked() == serial.ladder.ranked() and separate.ladder.names is separate.names
 
 
 def test_a_new_replay_format_rewrites_every_replay(copy, monkeypatch):

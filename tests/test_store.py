@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
+
+import pytest
 import sqlite_utils
 
+from arena.errors import StoreError
 from arena.games import get_game
 from arena.games.playout import random_playout
 from arena.model import BotSpec, DecisionTimes, Forfeit, GameRecord, Job, Termination
 from arena.play.events import replay
+from arena.site.replays import REPLAY_FORMAT, with_replay
 from arena.store import MIGRATIONS, SCHEMA_VERSION, Store
 
 SPECS = [BotSpec(name, ("true",), f"/bots/{name}", name * 16) for name in ("a", "b")]
@@ -91,3 +97,36 @@ def test_a_database_from_before_decision_times_reads_none(tmp_path):
         store.add_game(played("k1", 4))
         store.db.execute("UPDATE games SET move_timeout = NULL, decision_times = NULL")  # as an older row reads
         assert store.decision_times("k1") == DecisionTimes()
+
+
+def test_a_replay_is_stored_with_its_game_and_read_back_only_in_its_format(tmp_path):
+    record = with_replay(played("k1", 4))
+    assert record.replay is not None
+    with Store(tmp_path / "r.db", writer=True) as store:
+        store.add_bots(SPECS)
+        store.add_game(record)
+        store.add_game(played("bare", 5, 1))
+    with Store(tmp_path / "r.db") as reader:
+        assert reader.replay("k1", REPLAY_FORMAT) == record.replay
+        assert reader.replay("k1", REPLAY_FORMAT + 1) is None
+        assert reader.replay("bare", REPLAY_FORMAT) is None
+
+
+def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_intact(tmp_path):
+    before = next(n for n, migration in enumerate(MIGRATIONS) if "replays" in migration.__name__)
+    db = tmp_path / "r.db"
+    with Store(db, writer=True) as store:
+        store.add_bots(SPECS)
+        store.add_game(played("old", 4))
+    with closing(sqlite3.connect(db)) as conn:  # as the schema before replays left it
+        conn.execute("ALTER TABLE games DROP COLUMN replay")
+        conn.execute("ALTER TABLE games DROP COLUMN replay_format")
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(before)])
+        conn.commit()
+    with pytest.raises(StoreError, match="older schema"):
+        Store(db)
+    with Store(db, writer=True) as store:
+        assert store.replay("old", REPLAY_FORMAT) is None
+        assert store.events("old") == played("old", 4).events
+        store.add_game(with_replay(played("new", 5, 1)))
+        assert store.replay("new", REPLAY_FORMAT) is not None

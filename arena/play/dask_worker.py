@@ -26,6 +26,7 @@ from arena.bots.bundle import BotBundle, unpack_bot
 from arena.errors import ArenaError
 from arena.model import Job, Limits
 from arena.play.match import match_log_dir, play_match
+from arena.site.replays import with_replay
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ def play_match_task(jobs: list[dict[str, Any]], bundles: list[dict[str, Any]], l
             games = play_match(match, specs, limits, log_root)
             try:
                 for played in games:
-                    records.append(played.to_json())
+                    records.append(with_replay(played).to_json())
                     _report_progress(len(records))
                     if (time.monotonic() - started >= seconds and len(records) % 2 == 0
                             and len(records) < len(match)):

@@ -1,5 +1,7 @@
 """Executors run matches and hand finished games back, one at a time, to the
-single process that stores them.
+single process that stores them. Each game comes back with its replay, made
+where it was played (arena.site.replays.with_replay), in parallel with the
+other games, so the site need not replay it.
 
 The local executor forks worker processes (fork, so multiprocessing-logging
 can carry their log records to the parent's log file). Workers ignore Ctrl-C
@@ -25,6 +27,7 @@ from arena.bots.warden import PR_SET_PDEATHSIG
 from arena.errors import ArenaError
 from arena.model import BotSpec, GameRecord, Job, Limits
 from arena.play.match import play_match
+from arena.site.replays import with_replay
 
 log = logging.getLogger(__name__)
 
@@ -145,7 +148,7 @@ def _worker(tasks, results, specs: dict[str, BotSpec], limits: Limits, log_dir: 
         while (match := tasks.get()) is not None:
             jobs = [Job.from_json(job) for job in match]
             for record in play_match(jobs, specs, limits, log_dir):
-                results.put(("record", record.to_json()))
+                results.put(("record", with_replay(record).to_json()))
     except Exception:
         log.exception("worker failed")
         results.put(("error", traceback.format_exc(limit=3).strip().splitlines()[-1]))

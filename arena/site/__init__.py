@@ -32,7 +32,7 @@ Layout of the site::
 
 from __future__ import annotations
 
-from arena.site.builder import build
+from arena.site.builder import Site, build
 from arena.site.data import solo_table
 
-__all__ = ["build", "solo_table"]
+__all__ = ["Site", "build", "solo_table"]

@@ -5,27 +5,32 @@ Pages are compared with what is on disk, and a game's replay page (the bulk
 of the site: one per game) is written once and then left alone while the
 game, its logs and the replay format stay the same. A manifest
 (manifest.json) remembers what each replay and log page was made from, so
-pages of games no longer stored are removed too. Every write is atomic: a
-reader sees the old page or the new one, never half. Many replay pages are
-rendered in worker processes.
+pages of games no longer stored are removed too, and what the whole site
+was made from, so a build that finds nothing new writes nothing. Every write
+is atomic: a reader sees the old page or the new one, never half.
+
+A game page embeds the replay stored with the game (made by the worker that
+played it); for games stored without one the page's writer makes it from
+the events. Many game pages are written by worker processes; a tournament
+writes each as its game is stored (``Site.add_game``).
 """
 
 from __future__ import annotations
 
 import collections
 import concurrent.futures
+import functools
 import hashlib
 import json
 import multiprocessing
 import os
 import tempfile
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from arena.model import StoredGame
 from arena.site import data, pages, replays
-from arena.site.paths import game_path
+from arena.site.paths import BotInfo, game_path
 from arena.store import Store
 
 MANIFEST = "manifest.json"  # what the replay and log pages were made from
@@ -62,22 +67,55 @@ def write_if_changed(path: Path, text: str) -> bool:
 
 def build(store: Store, out_dir: Path) -> Path:
     """Write the whole site under ``out_dir``; returns the index page."""
-    return _Site(store, Path(out_dir)).build()
+    return Site(store, Path(out_dir)).build()
 
 
-class _Site:
+class Site:
+    """The site of one store. A tournament tells it of each game as it is
+    stored (``add_game``), so the game's page is written while the others
+    play, and ``build`` at the end of the run has only the summary pages
+    left to write."""
+
     def __init__(self, store: Store, out: Path) -> None:
         self.store = store
         self.out = out
-        self.written = 0
+        self.old = self._load_manifest()
+        self.added: dict[str, str] = {}  # game pages written by add_game: page -> digest
+        self._logs = data.Logs(store.path.parent)
+        self._bots: dict[str, list[Any]] | None = None
 
     def write(self, relative: str, text: str) -> None:
-        if write_if_changed(self.out / relative, text):
-            self.written += 1
+        write_if_changed(self.out / relative, text)
+
+    def add_game(self, key: str) -> None:
+        """Write the page of a game just stored."""
+        if self._bots is None:
+            self._bots = _page_bots(data.bot_infos(self.store))
+        game = self.store.game(key)
+        logs = self._logs.seat_logs(game)
+        _write_game_page(self.store, self.out, game, logs, self._bots)
+        self.added[game_path(key)] = _digest(game, logs)
 
     def build(self) -> Path:
+        inputs = _inputs(self.store)
+        old_pages = self.old.get("pages", {})
+        on_disk = _game_pages_on_disk(self.out) if old_pages else set()
+        if (self.old.get("inputs") == inputs and (self.out / "index.html").is_file()
+                and all(page in on_disk for page in old_pages if page.startswith("games/"))):
+            return self.out / "index.html"  # nothing stored, no log and no code changed, no page gone
         self.out.mkdir(parents=True, exist_ok=True)
-        model = data.collect(self.store)
+        todo: list[tuple[StoredGame, list[dict[str, Any] | None]]] = []
+        done: dict[str, Any] = {}
+
+        def visit(game: StoredGame, logs: list[dict[str, Any] | None]) -> None:
+            """A game's page is written unless it was made from the same game."""
+            page = game_path(game.key)
+            digest = done[page] = _digest(game, logs)
+            made = old_pages.get(page) == digest and page in on_disk
+            if not made and self.added.get(page) != digest:
+                todo.append((game, logs))
+
+        model = data.collect(self.store, visit)
         solo = data.solo_table(self.store)
         for row in solo:
             row["info"] = model.info(row["bot_id"])
@@ -91,11 +129,10 @@ class _Site:
         self.write("games.html", pages.render("games.html", "", total=model.total))
         for relative, text in pages.bot_pages(model, solo):
             self.write(relative, text)
-        old = self.load_manifest()
-        done: dict[str, Any] = {}
-        self.write_logs(model, old, done)
-        self.write_replays(model, old, done)
-        self.save_manifest(old, done)
+        self.write_logs(model, old_pages, done)
+        bots = _page_bots(model.infos)
+        _write_game_pages(self.store, self.out, todo, bots)
+        self.save_manifest(old_pages, done, inputs)
         return self.out / "index.html"
 
     def copy_static(self) -> None:
@@ -107,12 +144,7 @@ class _Site:
         """A page per stderr log, rewritten only when the log has grown or changed."""
         for log_id, path in sorted(model.logs.files.items()):
             page = f"logs/{log_id}.html"
-            try:
-                stat = path.stat()
-                stamp = f"{stat.st_size}-{stat.st_mtime_ns}-{_uses_digest(model.logs.uses.get(log_id, []))}"
-            except OSError:
-                stamp = "missing"
-            done[page] = stamp
+            stamp = done[page] = f"{_stamp(path)}-{_uses_digest(model.logs.uses.get(log_id, []))}"
             if old.get(page) == stamp and (self.out / page).is_file():
                 continue
             try:
@@ -121,30 +153,16 @@ class _Site:
                 text = f"[arena: the log could not be read: {exc}]"
             self.write(page, pages.log_page(model.logs.uses.get(log_id, []), model.infos, text))
 
-    def write_replays(self, model: data.Model, old: dict[str, Any], done: dict[str, Any]) -> None:
-        todo: list[tuple[StoredGame, list[dict[str, Any] | None]]] = []
-        bots = {b: [info.name, info.version, info.page] for b, info in model.infos.items()}
-        for game in self.store.games():
-            log_ids = model.logs.seat_logs(game)
-            digest = _digest(game, log_ids)
-            page = game_path(game.key)
-            done[page] = digest
-            if old.get(page) == digest and (self.out / page).is_file():
-                continue
-            todo.append((game, log_ids))
-        for game, text in _render_replays(self.store, todo, bots):
-            write_atomically(self.out / game_path(game.key), text)
-            self.written += 1
-
-    def load_manifest(self) -> dict[str, Any]:
-        """What the replay and log pages on disk were made from."""
+    def _load_manifest(self) -> dict[str, Any]:
+        """What the pages on disk were made from: the game and log pages
+        (``pages``) and the whole site (``inputs``)."""
         try:
             manifest = json.loads((self.out / MANIFEST).read_text())
         except (OSError, ValueError):
             return {}
-        return manifest.get("pages", {}) if manifest.get("format") == _replay_format() else {}
+        return manifest if manifest.get("format") == _replay_format() else {}
 
-    def save_manifest(self, old: dict[str, Any], done: dict[str, Any]) -> None:
+    def save_manifest(self, old: dict[str, Any], done: dict[str, Any], inputs: str) -> None:
         """Remember what was written; remove pages of games and logs no
         longer in the store."""
         for page in set(old) - set(done):
@@ -152,8 +170,8 @@ class _Site:
                 (self.out / page).unlink()
             except OSError:
                 pass
-        write_if_changed(self.out / MANIFEST, json.dumps({"format": _replay_format(), "pages": done},
-                                                         sort_keys=True, separators=(",", ":")))
+        write_if_changed(self.out / MANIFEST, json.dumps({"format": _replay_format(), "inputs": inputs,
+                                                          "pages": done}, sort_keys=True, separators=(",", ":")))
 
 
 def _replay_format() -> str:
@@ -168,48 +186,103 @@ def _uses_digest(uses: list[dict[str, Any]]) -> str:
     return hashlib.sha1(json.dumps(uses, sort_keys=True).encode()).hexdigest()[:12]
 
 
-def _digest(game: StoredGame, log_ids: list[dict[str, Any] | None]) -> str:
-    identity = [game.key, game.finished_at, game.decisions, game.termination.value, log_ids]
-    return hashlib.sha1(json.dumps(identity).encode()).hexdigest()[:16]
+def _digest(game: StoredGame, logs: list[dict[str, Any] | None]) -> str:
+    identity = (game.key, game.finished_at, game.decisions, game.termination.value, tuple(logs))
+    return hashlib.sha1(repr(identity).encode()).hexdigest()[:16]
 
 
-# ------------------------------------------------------------------ replays in worker processes
+def _game_pages_on_disk(out: Path) -> set[str]:
+    """The game pages there are (one listing per folder, not a look-up per game)."""
+    found: set[str] = set()
+    for folder in os.scandir(out / "games") if (out / "games").is_dir() else ():
+        if folder.is_dir():
+            found.update(f"games/{folder.name}/{entry.name}" for entry in os.scandir(folder.path))
+    return found
+
+
+def _inputs(store: Store) -> str:
+    """What the whole site is made from, summed up cheaply: the games and
+    bots stored, the log files they name, and the code that makes the pages.
+    The same inputs make the same site, so a build finding them unchanged
+    has nothing to do."""
+    logs = data.Logs(store.path.parent)
+    stamps = sorted((path, _stamp(logs.files[log_id]) if (log_id := logs.log_id(path)) else None)
+                    for path in store.log_paths())
+    identity = [_replay_format(), _code_version(), store.summary(), stamps]
+    return hashlib.sha1(json.dumps(identity).encode()).hexdigest()
+
+
+@functools.cache
+def _code_version() -> str:
+    """A digest of arena's code and templates: what computes the pages."""
+    package = HERE.parent
+    digest = hashlib.sha1()
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".html", ".js", ".css", ".json") and path.is_file():
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _stamp(path: Path) -> str:
+    try:
+        stat = path.stat()
+    except OSError:
+        return "missing"
+    return f"{stat.st_size}-{stat.st_mtime_ns}"
+
+
+def _page_bots(infos: dict[str, BotInfo]) -> dict[str, list[Any]]:
+    """What a game page shows of each bot: name, version, page."""
+    return {bot_id: [info.name, info.version, info.page] for bot_id, info in infos.items()}
+
+
+def _write_game_page(store: Store, out: Path, game: StoredGame, logs: list[dict[str, Any] | None],
+                     bots: dict[str, list[Any]]) -> None:
+    """A game's page, with the replay stored with the game, or made here
+    from its events where none was stored (games stored before there were)."""
+    payload, problem = store.replay(game.key, replays.REPLAY_FORMAT), None
+    if payload is None:
+        payload, _, problem = replays.replay_payload(game.game, game.players, game.options, store.events(game.key),
+                                                     store.decision_times(game.key))
+    write_atomically(out / game_path(game.key), pages.game_page(game, logs, payload, problem, bots))
+
+
+# ------------------------------------------------------------------ game pages in worker processes
 
 _WORKER_STORE: Store | None = None
 
 
 def _open_worker_store(path: str) -> None:
     global _WORKER_STORE
-    _WORKER_STORE = Store(path)
+    _WORKER_STORE = Store(path, checked=True)
 
 
-def _render_chunk(games: list[tuple[StoredGame, list[dict[str, Any] | None]]], bots: dict[str, list[Any]]) -> list[str]:
+def _write_chunk(out: Path, games: list[tuple[StoredGame, list[dict[str, Any] | None]]],
+                 bots: dict[str, list[Any]]) -> None:
     assert _WORKER_STORE is not None
-    return [pages.game_page(game, log_ids, _WORKER_STORE.events(game.key), _WORKER_STORE.decision_times(game.key),
-                            bots) for game, log_ids in games]
+    for game, logs in games:
+        _write_game_page(_WORKER_STORE, out, game, logs, bots)
 
 
-def _render_replays(store: Store, games: list[tuple[StoredGame, list[dict[str, Any] | None]]],
-                    bots: dict[str, list[Any]]) -> Iterable[tuple[StoredGame, str]]:
-    """Render replay pages, in worker processes when there are many. A few
+def _write_game_pages(store: Store, out: Path, games: list[tuple[StoredGame, list[dict[str, Any] | None]]],
+                      bots: dict[str, list[Any]]) -> None:
+    """Write game pages, in worker processes when there are many (each
+    worker reads its games' replays and writes their pages itself). A few
     chunks at a time are in flight, so memory stays flat however many games
     there are."""
     workers = min(os.cpu_count() or 1, 8)
     if len(games) < PARALLEL_FROM or workers < 2:
-        for game, log_ids in games:
-            yield game, pages.game_page(game, log_ids, store.events(game.key), store.decision_times(game.key), bots)
+        for game, logs in games:
+            _write_game_page(store, out, game, logs, bots)
         return
-    size = 50
-    chunks = [games[k:k + size] for k in range(0, len(games), size)]
+    size = 100
     context = multiprocessing.get_context("fork")
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_open_worker_store,
                                                 initargs=(str(store.path),)) as pool:
         pending: collections.deque = collections.deque()
-        for chunk in chunks:
-            pending.append((chunk, pool.submit(_render_chunk, chunk, bots)))
+        for start in range(0, len(games), size):
+            pending.append(pool.submit(_write_chunk, out, games[start:start + size], bots))
             if len(pending) >= 3 * workers:
-                done, future = pending.popleft()
-                yield from zip((game for game, _ in done), future.result())
+                pending.popleft().result()
         while pending:
-            done, future = pending.popleft()
-            yield from zip((game for game, _ in done), future.result())
+            pending.popleft().result()

@@ -11,8 +11,14 @@ bookkeeping: the games list's rows, forfeits, solo games and stderr logs.
 
 from __future__ import annotations
 
+import concurrent.futures
+import contextlib
 import datetime
+import gc
 import hashlib
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +34,8 @@ from arena.stats.pentanomial import SeatSwappedPairs
 from arena.stats.standings import SeatShares, add_seat_shares
 from arena.stats.tables import OVERALL
 from arena.store import Store
+
+SEPARATE_ELO_FROM = 20_000  # stored games from which Elo is rated in a process of its own
 
 # A seat's result in the games list (schema.json, gameRow results).
 LETTERS = {results.Verdict.WIN: "w", results.Verdict.DRAW: "d", results.Verdict.LOSS: "l"}
@@ -149,12 +157,64 @@ class Model:
         return pairs.head_to_head(a, b) if pairs else None
 
 
-def collect(store: Store) -> Model:
-    """One pass over the stored games, in rating order."""
-    infos = {bot_id: BotInfo(bot_id, row["name"], (row["content_hash"] or "")[:12] or version_of(bot_id))
-             for bot_id, row in store.bots().items()}
-    model = Model(infos, Logs(store.path.parent))
+def bot_infos(store: Store) -> dict[str, BotInfo]:
+    """The stored bots as the site names them."""
+    return {bot_id: BotInfo(bot_id, row["name"], (row["content_hash"] or "")[:12] or version_of(bot_id))
+            for bot_id, row in store.bots().items()}
+
+
+def collect(store: Store, visit: Callable[[StoredGame, list[dict[str, Any] | None]], None] = lambda game, logs: None
+            ) -> Model:
+    """One pass over the stored games, in rating order; ``visit`` sees each
+    game and its seats' logs (Logs.seat_logs) on the way (the builder decides
+    there which game pages to write, without a second pass)."""
+    model = Model(bot_infos(store), Logs(store.path.parent))
     model.hello_names = {bot_id: row["hello_name"] for bot_id, row in store.bots().items() if row.get("hello_name")}
+    if store.count_games() < SEPARATE_ELO_FROM or (os.cpu_count() or 1) < 2:
+        with _no_cycle_collection():
+            _add_games(model, store, visit, rate=True)
+    else:
+        # Elo is the largest part and needs only the games, in order: rated
+        # in a process of its own on another core, from its own read of the store.
+        context = multiprocessing.get_context("fork")
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+            ladder = pool.submit(_rated, store.path)
+            with _no_cycle_collection():
+                _add_games(model, store, visit, rate=False)
+            model.ladder = ladder.result()
+            model.ladder.names = model.names
+    model.ml = model.joint.fit()
+    return model
+
+
+def _rated(path: Path) -> Ladder:
+    """Every stored game rated (the Elo standings and history), as
+    ``_add_games`` rates them."""
+    with Store(path, checked=True) as store, _no_cycle_collection():
+        model = Model(bot_infos(store), Logs(store.path.parent))
+        for game in store.games():
+            for bot_id in game.seats:
+                model.info(bot_id)
+            model.ladder.add(game)
+        return model.ladder
+
+
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Collect builds a few long-lived objects per game (rows, rating
+    history) and none in cycles; the cycle collector would walk all of them
+    again and again as they pile up (a third of the time for 100,000 games)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _add_games(model: Model, store: Store, visit: Callable[[StoredGame, list[dict[str, Any] | None]], None],
+               rate: bool) -> None:
     game_numbers: dict[str, int] = {}
     bot_numbers: dict[str, int] = {}
     rows: list[tuple[float, list[Any]]] = []
@@ -162,7 +222,8 @@ def collect(store: Store) -> Model:
         model.total += 1
         for bot_id in game.seats:
             model.info(bot_id)
-        model.ladder.add(game)
+        if rate:
+            model.ladder.add(game)
         model.joint.add(game)
         model.pairs.add(game)
         add_seat_shares(model.seats, game)
@@ -172,6 +233,7 @@ def collect(store: Store) -> Model:
         for seat, log in enumerate(logs):
             if log is not None:
                 model.logs.add_use(log["id"], game, seat)
+        visit(game, logs)
         _add_forfeit(model, game, logs)
         rows.append((game.finished_at or 0.0, schema.record(
             schema.GAME_ROW, id=game_id(game.key), game=game_numbers.setdefault(game.game, len(game_numbers)),
@@ -187,8 +249,6 @@ def collect(store: Store) -> Model:
     model.rows = [row for _, row in rows]
     model.game_names = list(game_numbers)
     model.bot_order = list(bot_numbers)
-    model.ml = model.joint.fit()
-    return model
 
 
 def result_letters(game: StoredGame) -> str:

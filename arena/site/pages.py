@@ -16,12 +16,11 @@ from markupsafe import Markup
 
 from arena import results
 from arena.games import GAMES
-from arena.model import FORFEITS, DecisionTimes, StoredGame
+from arena.model import FORFEITS, StoredGame
 from arena.site import schema
 from arena.site.charts import CHART_COLOURS, chart_colour, history_svg, interval_bars
 from arena.site.data import Model, when
 from arena.site.paths import BotInfo, table_page, table_title, version_of
-from arena.site.replays import replay_payload
 from arena.stats import pairs
 from arena.stats.elo import INITIAL, K_FACTOR
 from arena.stats.joint import Fitted
@@ -204,13 +203,13 @@ def board_data() -> Iterator[tuple[str, str]]:
 # ------------------------------------------------------------------ a game
 
 
-def game_page(game: StoredGame, logs: list[dict[str, Any] | None], events: list[dict[str, Any]],
-              times: DecisionTimes, bots: dict[str, list[Any]]) -> str:
-    """A game and its replay. Who won, drew or lost is arena.results' verdict
+def game_page(game: StoredGame, logs: list[dict[str, Any] | None], payload: str, problem: str | None,
+              bots: dict[str, list[Any]]) -> str:
+    """A game and its replay (the payload of arena.site.replays, and why it
+    stops early if it does). Who won, drew or lost is arena.results' verdict
     on the placements: a shared first place is a draw between those sharing
     it. ``logs`` are the seats' stderr logs (arena.site.data.Logs.seat_logs):
     a forfeiting seat's last lines are shown beside its forfeit."""
-    payload, _, problem = replay_payload(game, events, times)
     seats = []
     forfeited = {forfeit.seat: forfeit.termination.value for forfeit in game.forfeits}
     for seat, bot_id in enumerate(game.seats):
