@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import zlib
 from collections.abc import Callable
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -104,12 +105,18 @@ def stored(db: Path, logs: bool = True) -> list:
     """Everything stored about the games except when and how fast they ran
     (and, with ``logs=False``, where their bots' logs went: a resumed run
     groups the missing games into other matches, so other log folders)."""
-    skip = ("duration", "finished_at") + (() if logs else ("logs",))
+    skip = ("duration", "finished_at", "decision_times") + (() if logs else ("logs",))
     with closing(sqlite3.connect(db)) as conn:
         columns = [row[1] for row in conn.execute("PRAGMA table_info(games)") if row[1] not in skip]
-        games = conn.execute(f"SELECT {', '.join(columns)} FROM games ORDER BY key").fetchall()
+        games = [dict(zip(columns, row)) for row in
+                 conn.execute(f"SELECT {', '.join(columns)} FROM games ORDER BY key").fetchall()]
         results = conn.execute("SELECT * FROM results ORDER BY game_key, seat").fetchall()
-    return [dict(zip(columns, row)) for row in games] + results
+    for game in games:  # a replay shows each decision's answer time: all of it but those
+        if game["replay"] is not None:
+            replay = json.loads(zlib.decompress(game["replay"]))
+            replay["answer_ms"] = len(replay["answer_ms"])
+            game["replay"] = replay
+    return games + results
 
 
 def count_games(db: Path) -> int:
