@@ -150,15 +150,32 @@ def _log_dir_beside(db: Path, log_dir: Path | None) -> Path:
 
 
 def _setup_logging(log_dir: Path) -> None:
-    import multiprocessing_logging
+    from multiprocessing_logging import MultiProcessingHandler
+
+    class WorkersThroughTheQueue(MultiProcessingHandler):
+        """multiprocessing-logging's handler, for the forked workers only:
+        the parent's own records go straight to the file. Ctrl-C or SIGTERM
+        raise in the parent's main thread wherever it is, and raised inside
+        the queue's put (between taking its feeder thread off the waiting
+        list and waking it) they left that thread asleep for good and the
+        exit waiting for it."""
+
+        def __init__(self, sub_handler: logging.Handler) -> None:
+            super().__init__("arena-log-receiver", sub_handler=sub_handler)
+            self.parent = os.getpid()
+
+        def emit(self, record: logging.LogRecord) -> None:
+            if os.getpid() == self.parent:
+                self.sub_handler.handle(record)
+            else:
+                super().emit(record)
 
     log_dir.mkdir(parents=True, exist_ok=True)
     handler = logging.FileHandler(log_dir / "arena.log")
     handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s"))
     root = logging.getLogger()
     root.setLevel(logging.INFO)
-    root.addHandler(handler)
-    multiprocessing_logging.install_mp_handler(root)
+    root.addHandler(WorkersThroughTheQueue(handler))
 
 
 class _OneLineErrors(click.Group):

@@ -192,6 +192,9 @@ def play_missing(plan: Plan, store: Store, executor: Executor, limits: Limits, l
                 _log_game(record, plan.specs, played, len(missing))
             on_game(record)
     except KeyboardInterrupt:
+        # Counted from the store: the interrupt may land between a game's
+        # commit and the count above.
+        played = len(store.stored_keys() & {job.key for job in missing})
         raise Interrupted(f"interrupted: {played} games stored this run, "
                           f"{len(missing) - played} still to play; run the same command again to resume") from None
     return played
