@@ -37,6 +37,11 @@ class DiceStreams:
         # dice are the hottest call of a playout.
         getrandbits, sides = stream.getrandbits, request.sides
         bits = sides.bit_length()
+        if request.count == 1:
+            value = getrandbits(bits)
+            while value >= sides:
+                value = getrandbits(bits)
+            return (value + 1,)
         values = []
         for _ in range(request.count):
             value = getrandbits(bits)

@@ -61,6 +61,12 @@ SETUPS: dict[int, list[list[tuple[int, int]]]] = {
 CW, CCW, IN, OUT = 0, 1, 2, 3
 WAY_NAMES = ("ring", "ring", "in", "out")
 WAY_OF = {"in": IN, "out": OUT}
+# For the JSON: SPOTS[space] is (space, ring, bar), and SPOTS[-1] (a Dart
+# removed) is all None; OWNERS[players][dart] the seat that owns the Dart.
+SPOTS: tuple[tuple[int | None, int | None, int | None], ...] = tuple(
+    (s, RING_OF[s], BAR_OF[s]) for s in range(NSPACES)) + ((None, None, None),)
+OWNERS = {players: tuple(dart // per for dart in range(per * players))
+          for players, per in DARTS_PER_PLAYER.items()}
 NO_BARS: frozenset[int] = frozenset()
 
 
@@ -284,18 +290,13 @@ class RoundaboutState(State):
     # ----------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:
-        per = self.per
-        darts = []
-        for dart, s in enumerate(self.pos):
-            darts.append({"id": dart, "owner": dart // per,
-                          "space": s if s >= 0 else None,
-                          "ring": RING_OF[s] if s >= 0 else None,
-                          "bar": BAR_OF[s] if s >= 0 else None,
-                          "dir": self.dirs[dart]})
+        darts = [{"id": dart, "owner": owner, "space": space, "ring": ring, "bar": bar, "dir": way}
+                 for dart, owner, (space, ring, bar), way
+                 in zip(range(len(self.pos)), OWNERS[self.players], map(SPOTS.__getitem__, self.pos), self.dirs)]
         return {
             "game": "roundabout",
             "players": self.players,
-            "darts_per_player": per,
+            "darts_per_player": self.per,
             "homes": list(self.homes),
             "targets": list(self.targets),
             "darts": darts,
@@ -346,7 +347,7 @@ class RoundaboutState(State):
 
     def _count(self, seat: int) -> int:
         per = self.per
-        return sum(1 for s in self.pos[seat * per:(seat + 1) * per] if s >= 0)
+        return per - self.pos[seat * per:(seat + 1) * per].count(-1)  # -1: removed
 
     def _is_block(self, s: int, owner: int) -> bool:
         """Whether the Dart of ``owner`` on ``s`` is part of a block: another
