@@ -70,12 +70,48 @@ class Recorder:
         process.send_line = recording_send_line  # type: ignore[method-assign]
 
 
-def through_referee(game: str, seats: int, decisions: int,
-                    limits: Limits) -> tuple[int, int, float, float, Recorder]:
+class Echo:
+    """The floor: one process that parses every line as JSON and answers
+    each decide, and the clock on this side of it."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.fd, self.answers = self.process.stdin.fileno(), self.process.stdout
+
+    def replay(self, lines: list[tuple[bytes, bool]], encode: bool) -> tuple[float, float]:
+        """Send the lines; read and parse the answer to each decide. With
+        ``encode``, each line is encoded from its message in the loop, as
+        the protocol encodes it (a game's board, the same in every
+        game_start, once); else the recorded bytes are written as they are
+        (the pipe and the bot alone). Returns the wall and CPU time."""
+        messages: list[Any] = [(_message(line) if encode else line, answered) for line, answered in lines]
+        fd, answers = self.fd, self.answers
+        started, cpu = time.perf_counter(), time.process_time()
+        for message, answered in messages:
+            if encode:
+                os.write(fd, game_start_line(message) if message["type"] == "game_start" else encode_line(message))
+            else:
+                os.write(fd, message)
+            if answered:
+                json.loads(answers.readline())
+        return time.perf_counter() - started, time.process_time() - cpu
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def measure(game: str, seats: int, decisions: int, limits: Limits) -> tuple[int, int, int, list[float]]:
     """Play rounds (every rotation of the seats on one seed) until
-    ``decisions`` decisions were made; return the games, the decisions,
-    the wall and CPU time and what was sent."""
+    ``decisions`` decisions were made, each game followed at once by the
+    floor carrying the lines it sent (so that both sides see the same
+    machine). Returns the games, the decisions, the lines sent, and the
+    wall and CPU time of the referee, of the floor and of the bare floor."""
     recorder = Recorder()
+    echo = Echo()
     with tempfile.TemporaryDirectory() as folder:
         bots = Path(folder)
         source = (REPO / "bots" / "random_bot.py").read_text()
@@ -86,48 +122,27 @@ def through_referee(game: str, seats: int, decisions: int,
         try:
             for player in players.values():
                 recorder.watch(player.start())
-            made = games = 0
-            elapsed = cpu = 0.0
-            round_number = 0
+            made = games = sent = round_number = 0
+            times = [0.0] * 6
             while made < decisions:
                 for job in plan_rotations(specs, game, 1, seed=round_number):
+                    recorder.lines.clear()
                     started, cpu_started = time.perf_counter(), time.process_time()
                     record = play_game(job, [players[bot_id] for bot_id in job.seats], limits.move_timeout)
-                    elapsed += time.perf_counter() - started
-                    cpu += time.process_time() - cpu_started
+                    spent = [time.perf_counter() - started, time.process_time() - cpu_started,
+                             *echo.replay(recorder.lines, encode=True), *echo.replay(recorder.lines, encode=False)]
+                    times = [total + more for total, more in zip(times, spent)]
                     if record.forfeits:
                         raise SystemExit(f"{game}: a bot forfeited: {record.forfeits}")
                     made += record.decisions
+                    sent += len(recorder.lines)
                     games += 1
                 round_number += 1
         finally:
             for player in players.values():
                 player.close()
-    return games, made, elapsed, cpu, recorder
-
-
-def through_echo(recorder: Recorder, encode: bool) -> tuple[float, float]:
-    """Send every recorded line; read and parse the answer to each decide.
-    With ``encode``, each line is encoded from its message in the loop, as
-    the protocol encodes it (a game's board, the same in every game_start,
-    once); else the recorded bytes are written as they are (the pipe and
-    the bot alone). Returns the wall and CPU time."""
-    messages: list[Any] = [(_message(line) if encode else line, answered) for line, answered in recorder.lines]
-    echo = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    assert echo.stdin is not None and echo.stdout is not None
-    fd, answers = echo.stdin.fileno(), echo.stdout
-    started, cpu = time.perf_counter(), time.process_time()
-    for message, answered in messages:
-        if encode:
-            os.write(fd, game_start_line(message) if message["type"] == "game_start" else encode_line(message))
-        else:
-            os.write(fd, message)
-        if answered:
-            json.loads(answers.readline())
-    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-    echo.stdin.close()
-    echo.wait()
-    return elapsed, cpu
+            echo.close()
+    return games, made, sent, times
 
 
 def _message(line: bytes) -> dict[str, Any]:
@@ -147,7 +162,7 @@ def main() -> None:
     parser.add_argument("--seats", action="append", default=[], metavar="GAME=N",
                         help="seats for a game (default: slyyde=4, two for the others)")
     parser.add_argument("--repeats", type=int, default=3,
-                        help="measure each side this many times, alternating, and keep the fastest "
+                        help="measure this many times and keep each side's fastest "
                              "(other work on the machine only ever slows a run down)")
     args = parser.parse_args()
     seats = dict(SEATS)
@@ -165,20 +180,17 @@ def main() -> None:
     failed = []
     for game in args.game or sorted(GAMES):
         count = seats.get(game, 2)
-        runs = []
-        for _ in range(args.repeats):
-            games, decisions, referee_time, referee_cpu, recorder = through_referee(
-                game, count, args.decisions, limits)
-            runs.append((referee_time, referee_cpu, *through_echo(recorder, encode=True),
-                         *through_echo(recorder, encode=False)))
-        referee_time, referee_cpu, floor_time, floor_cpu, bare_time, bare_cpu = (min(side) for side in zip(*runs))
+        runs = [measure(game, count, args.decisions, limits) for _ in range(args.repeats)]
+        games, decisions, lines = runs[0][:3]
+        referee_time, referee_cpu, floor_time, floor_cpu, bare_time, bare_cpu = (
+            min(side) for side in zip(*(times for *_, times in runs)))
         referee_rate, floor_rate, bare_rate = (decisions / t for t in (referee_time, floor_time, bare_time))
         ratio = referee_rate / floor_rate
         mark = "pass" if ratio >= TARGET else "FAIL"
         if ratio < TARGET:
             failed.append(game)
         per = 1e6 / decisions
-        print(f"{game:11} {count:5} {games:6} {decisions:9} {len(recorder.lines):6} {referee_rate:9.0f} "
+        print(f"{game:11} {count:5} {games:6} {decisions:9} {lines:6} {referee_rate:9.0f} "
               f"{floor_rate:8.0f} {ratio:5.2f} {mark:4} {bare_rate:7.0f} {referee_rate / bare_rate:5.2f}  "
               f"{referee_cpu * per:15.0f} {floor_cpu * per:5.0f} {bare_cpu * per:5.0f}")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
