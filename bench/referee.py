@@ -1,21 +1,34 @@
 """Decisions per second through the referee, against the floor of a bare
-JSON-lines echo carrying the same messages, for every game.
+JSON-lines echo carrying the same lines, for every game.
 
 The referee side plays real games (``play_game``, real bot processes of the
 bundled random bot, which answers at once) until at least ``--decisions``
-decisions were made, with the bots' processes started and greeted before
-the clock starts (the floor's process is started before its clock too). It
-records every line it sends. The floor replays exactly those lines, in
-order, to one process that reads each line as JSON and answers the decide
-messages with a fixed action: what any JSON-lines protocol costs on this
-machine for that traffic (encoding, the pipe, the bot's parsing, the
-answers). The ratio says what the referee adds on top of it (rules, dice,
-state JSON, validation, deadlines, records); the target is 0.5.
+decisions were made; the bots' processes are started and greeted before
+any clock starts. Every line the referee sends to a bot is recorded, and
+right after each game the floor sends that game's lines, in order, to one
+process (started before its clock too) that parses each line as JSON and
+answers each decide with a fixed action: what a JSON-lines protocol costs
+on this machine for the same traffic. Timing each game and its replay back
+to back means both sides see the same machine. The ratio (referee
+decisions/s over floor decisions/s) says what the referee adds on top
+(rules, dice, state JSON, validation, deadlines, records); the target is
+0.5. Each figure is the fastest of ``--repeats`` runs: work of others on
+the machine only ever slows a run down.
 
-Slyyde is played with four seats by default: with two, a game holds about
-one decision, and what is measured is game starts and ends, not decisions.
+Two floors are printed. ``floor`` (the target's) encodes each line from
+its message inside its loop, as the protocol does (``encode_line``, and
+``game_start_line``: a game's board, the same in every game_start, encoded
+once); the original floor of this bench encoded each decide message with
+json.dumps in its loop likewise. ``bare`` writes the recorded bytes as they
+are: the pipe and the bot alone, the referee charged for all encoding.
+``cpu`` is this process's CPU time per decision on each side: the
+referee's own work, which the machine's load disturbs least.
 
-    python bench/referee.py [--game roundabout] [--decisions 2000] [--seats slyyde=4]
+Slyyde is played with four seats by default: with two a game holds about
+one decision, so what was measured was game starts and ends, not
+decisions; with four there are about six a game.
+
+    python bench/referee.py [--game roundabout] [--decisions 2000] [--seats slyyde=4] [--repeats 3]
 """
 
 from __future__ import annotations
