@@ -87,16 +87,22 @@ class LineBuffer:
     def next_line(self) -> bytes | None:
         """The next complete line without its line ending, or None if more
         input is needed. Raises BotProtocolError for an oversized line."""
-        newline = self._buffer.find(b"\n", 0, self.cap + 2)
+        buffer = self._buffer
+        if not buffer:
+            return None
+        newline = buffer.find(b"\n", 0, self.cap + 2)
         if newline >= 0:
-            line = bytes(self._buffer[:newline])
-            del self._buffer[: newline + 1]
+            line = bytes(buffer[:newline])
+            if newline + 1 == len(buffer):
+                buffer.clear()  # the usual answer: one whole line
+            else:
+                del buffer[: newline + 1]
             if line.endswith(b"\r"):
                 line = line[:-1]
             if len(line) > self.cap:
                 raise BotProtocolError(f"line of {len(line)} bytes exceeds the cap of {self.cap}")
             return line
-        if len(self._buffer) > self.cap:
+        if len(buffer) > self.cap:
             raise BotProtocolError(f"line exceeds the cap of {self.cap} bytes")
         return None
 

@@ -62,7 +62,10 @@ def _same(a: Any, b: Any) -> bool:
     if kind is not type(b):
         return False
     if kind is dict:
-        return all(_same(value, b[key]) for key, value in a.items())
+        for key, value in a.items():  # (the same keys: a == b)
+            if not _same(value, b[key]):
+                return False
+        return True
     if kind is list or kind is tuple:
         return all(map(_same, a, b))
     if kind is float:

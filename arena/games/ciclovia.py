@@ -95,6 +95,13 @@ def _points(die: tuple[str, int, bool]) -> int:
     return die_points(*die) if points is None else points
 
 
+def _sum_points(dice: list[tuple[str, int, bool]]) -> int:
+    try:
+        return sum(map(_POINTS.__getitem__, dice))
+    except KeyError:  # a die no table holds (a test's, say)
+        return sum(map(_points, dice))
+
+
 def unshuffle(number: int, items: tuple[str, ...]) -> list[str]:
     """Decode a draw 1..n! into a permutation of ``items`` (Lehmer code), so a
     whole shuffle is one chance draw."""
@@ -294,7 +301,7 @@ class CicloviaState(State):
         13); riders who retired neither count for it nor get it (decision 24)."""
         counts = [len(self.dice[s]) for s in range(self.players) if s not in self.retired]
         most = max(1, max(counts, default=0))
-        return [sum(_points(die) for die in self.dice[seat])
+        return [_sum_points(self.dice[seat])
                 + (LIGHT_BONUS if self.light_first == seat else 0)
                 + (ARRIVAL_BONUS if self.arrival_first == seat else 0)
                 + (MOST_DICE_BONUS if len(self.dice[seat]) == most

@@ -482,18 +482,24 @@ class DetourState(State):
     # ------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:
+        players, wheels, retired = self.players, self.wheels, self.retired
+        pieces = []
+        for piece, (space, port) in enumerate(self.pieces):
+            seat = (piece // 2) % players  # self.owner(piece)
+            if space < 0:
+                pieces.append({"id": piece, "colour": piece // 2, "seat": seat, "space": None, "port": None,
+                               "heading": None, "finished": seat not in retired})
+            else:
+                pieces.append({"id": piece, "colour": piece // 2, "seat": seat, "space": space, "port": port,
+                               "heading": step(space, port, wheels)[0],  # self.heading(piece)
+                               "finished": False})
         return {
             "game": "detour",
             "players": self.players,
             "pieces_per_player": 2 * self.colours // self.players,
             "colours": [{"colour": c, "seat": c % self.players, "pieces": [2 * c, 2 * c + 1]}
                         for c in range(self.colours)],
-            "pieces": [{"id": piece, "colour": piece // 2, "seat": self.owner(piece),
-                        "space": None if space < 0 else space,
-                        "port": None if space < 0 else port,
-                        "heading": self.heading(piece),
-                        "finished": space < 0 and self.owner(piece) not in self.retired}
-                       for piece, (space, port) in enumerate(self.pieces)],
+            "pieces": pieces,
             "wheels": list(self.wheels),
             "colour": self.colour,
             "seat": self.colour % self.players,
