@@ -39,13 +39,14 @@ _READ_CHUNK = 65536
 _WARDEN_START_SECONDS = 10.0
 
 
-# One encoder for every message: json.dumps builds a new one per call.
-_encode = json.JSONEncoder(separators=(",", ":")).encode
+# One encoder for every message (json.dumps builds a new one per call):
+# compact JSON text of a value, as the protocol spells it.
+encode_json = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def encode_line(message: dict[str, Any]) -> bytes:
     """A message as one protocol line: compact JSON and a newline."""
-    return (_encode(message) + "\n").encode()
+    return (encode_json(message) + "\n").encode()
 
 
 _SIZE = re.compile(r"(\d+)\s*([KMG]i?B?|B)?", re.IGNORECASE)

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.bots.process import BotProcess, encode_line
+from arena.bots.process import BotProcess, encode_json
 from arena.errors import BotCrashed, BotError, BotProtocolError, IllegalAnswer
 from arena.games.base import Action, State
 from arena.games.dice import stream_seed
@@ -179,13 +179,13 @@ def game_start_line(message: dict[str, Any]) -> bytes:
     board = message["board"]
     cached = _BOARDS.get(id(board))
     if cached is None:
-        cached = _BOARDS[id(board)] = (board, encode_line(board).decode()[:-1])
+        cached = _BOARDS[id(board)] = (board, encode_json(board))
     keys = list(message)
     at = keys.index("board")
-    before = encode_line({key: message[key] for key in keys[:at]}).decode()[:-2]  # without "}\n"
-    after = encode_line({key: message[key] for key in keys[at + 1:]}).decode()[1:]  # without "{"
-    return (before + ("," if at else "") + '"board":' + cached[1] + ("," if after != "}\n" else "")
-            + after).encode()
+    before = encode_json({key: message[key] for key in keys[:at]})  # "{...}"
+    after = encode_json({key: message[key] for key in keys[at + 1:]})
+    return (before[:-1] + ("," if at else "") + '"board":' + cached[1]
+            + ("," + after[1:] if len(after) > 2 else "}") + "\n").encode()
 
 
 def public_event(event: dict[str, Any]) -> dict[str, Any]:
