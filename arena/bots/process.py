@@ -338,6 +338,10 @@ class BotProcess:
                 continue
             if not chunk:
                 raise BotCrashed(self._exit_description("closed its output"))
+            if chunk.find(b"\n") == len(chunk) - 1 and not self._lines.buffered and len(chunk) <= self._lines.cap:
+                # The usual answer: one whole line in one read. (What next_line
+                # would give; a longer chunk takes the buffer's cap checks.)
+                return chunk[:-2] if chunk.endswith(b"\r\n") else chunk[:-1]
             self._lines.feed(chunk)
 
     # -- the warden's reports -------------------------------------------------
