@@ -1,14 +1,34 @@
 """Decisions per second through the referee, against the floor of a bare
-JSON-lines echo between two processes carrying the same messages.
+JSON-lines echo carrying the same lines, for every game.
 
-The referee side plays real games (real bot processes, the bundled random
-bot, which answers at once) and records every decide message it sends. The
-floor side replays exactly those messages to a process that answers each
-line with one fixed line: what any JSON-lines protocol costs on this
-machine. The ratio says what the referee adds (rules, validation, records,
-deadlines) on top of the pipe itself.
+The referee side plays real games (``play_game``, real bot processes of the
+bundled random bot, which answers at once) until at least ``--decisions``
+decisions were made; the bots' processes are started and greeted before
+any clock starts. Every line the referee sends to a bot is recorded, and
+right after each game the floor sends that game's lines, in order, to one
+process (started before its clock too) that parses each line as JSON and
+answers each decide with a fixed action: what a JSON-lines protocol costs
+on this machine for the same traffic. Timing each game and its replay back
+to back means both sides see the same machine. The ratio (referee
+decisions/s over floor decisions/s) says what the referee adds on top
+(rules, dice, state JSON, validation, deadlines, records); the target is
+0.5. Each figure is the fastest of ``--repeats`` runs: work of others on
+the machine only ever slows a run down.
 
-    python bench/referee.py [--game roundabout] [--games 40]
+Two floors are printed. ``floor`` (the target's) encodes each line from
+its message inside its loop, as the protocol does (``encode_line``, and
+``game_start_line``: a game's board, the same in every game_start, encoded
+once); the original floor of this bench encoded each decide message with
+json.dumps in its loop likewise. ``bare`` writes the recorded bytes as they
+are: the pipe and the bot alone, the referee charged for all encoding.
+``cpu`` is this process's CPU time per decision on each side: the
+referee's own work, which the machine's load disturbs least.
+
+Slyyde is played with four seats by default: with two a game holds about
+one decision, so what was measured was game starts and ends, not
+decisions; with four there are about six a game.
+
+    python bench/referee.py [--game roundabout] [--decisions 2000] [--seats slyyde=4] [--repeats 3]
 """
 
 from __future__ import annotations
@@ -16,91 +36,179 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-
-from arena.bots.discovery import discover
-from arena.games import GAMES
-from arena.games.playout import random_playout
-from arena.model import Limits
-from arena.play.events import replay
-from arena.play.match import play_match
-from arena.play.plan import Entrant, plan_round_robin
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-# The floor's bot: parse each line as JSON and answer its first action.
+sys.path.insert(0, str(REPO))
+
+from arena.bots.discovery import discover  # noqa: E402
+from arena.bots.process import BotProcess, encode_line  # noqa: E402
+from arena.bots.protocol import BotSeat, game_start_line  # noqa: E402
+from arena.games import GAMES  # noqa: E402
+from arena.model import Limits  # noqa: E402
+from arena.play.plan import plan_rotations  # noqa: E402
+from arena.play.referee import play_game  # noqa: E402
+
+TARGET = 0.5
+SEATS = {"slyyde": 4}  # two otherwise
+# The floor's bot: parse every line as JSON, answer each decide with its first action.
 ECHO = """import json, sys
 for line in sys.stdin:
     message = json.loads(line)
-    sys.stdout.write(json.dumps({"type": "action", "action": message["actions"][0]}) + "\\n")
-    sys.stdout.flush()
+    if message["type"] == "decide":
+        sys.stdout.write(json.dumps({"type": "action", "action": message["actions"][0]}) + "\\n")
+        sys.stdout.flush()
 """
 
 
-def busiest_game() -> str:
-    """The registered game with the most decisions per event."""
-    def share(name: str) -> float:
-        events = [e for seed in range(5) for e in random_playout(GAMES[name], 2, seed)[1]]
-        return sum(e["kind"] == "decision" for e in events) / len(events)
-    return max(sorted(GAMES), key=share)
+class Recorder:
+    """Every line the referee sends to any bot, in order, and whether the
+    referee then waited for an answer (a decide)."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[bytes, bool]] = []
+
+    def watch(self, process: BotProcess) -> None:
+        send_line = process.send_line
+
+        def recording_send_line(data: bytes, timeout: float) -> None:
+            self.lines.append((data, data.startswith(b'{"type":"decide"')))
+            send_line(data, timeout)
+        process.send_line = recording_send_line  # type: ignore[method-assign]
 
 
-def through_referee(game: str, games: int) -> tuple[int, float, list[bytes]]:
+class Echo:
+    """The floor: one process that parses every line as JSON and answers
+    each decide, and the clock on this side of it."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.fd, self.answers = self.process.stdin.fileno(), self.process.stdout
+
+    def replay(self, lines: list[tuple[bytes, bool]], encode: bool) -> tuple[float, float]:
+        """Send the lines; read and parse the answer to each decide. With
+        ``encode``, each line is encoded from its message in the loop, as
+        the protocol encodes it (a game's board, the same in every
+        game_start, once); else the recorded bytes are written as they are
+        (the pipe and the bot alone). Returns the wall and CPU time."""
+        messages: list[Any] = [(_message(line) if encode else line, answered) for line, answered in lines]
+        fd, answers = self.fd, self.answers
+        started, cpu = time.perf_counter(), time.process_time()
+        for message, answered in messages:
+            if encode:
+                os.write(fd, game_start_line(message) if message["type"] == "game_start" else encode_line(message))
+            else:
+                os.write(fd, message)
+            if answered:
+                json.loads(answers.readline())
+        return time.perf_counter() - started, time.process_time() - cpu
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def measure(game: str, seats: int, decisions: int, limits: Limits) -> tuple[int, int, int, list[float]]:
+    """Play rounds (every rotation of the seats on one seed) until
+    ``decisions`` decisions were made, each game followed at once by the
+    floor carrying the lines it sent (so that both sides see the same
+    machine). Returns the games, the decisions, the lines sent, and the
+    wall and CPU time of the referee, of the floor and of the bare floor."""
+    recorder = Recorder()
+    echo = Echo()
     with tempfile.TemporaryDirectory() as folder:
         bots = Path(folder)
         source = (REPO / "bots" / "random_bot.py").read_text()
-        for name in ("left", "right"):
-            (bots / f"{name}.py").write_text(source)
+        for number in range(seats):
+            (bots / f"bot{number}.py").write_text(source)
         specs = discover([bots])
-        entrants = [Entrant(spec, frozenset([game])) for spec in specs]
-        jobs = plan_round_robin(entrants, [game], games // 2, seed=1)
-        started = time.perf_counter()
-        records = list(play_match(jobs, {s.bot_id: s for s in specs}, Limits(), None))
-        elapsed = time.perf_counter() - started
-    return len(messages := decide_messages(game, records)), elapsed, messages
+        players = {spec.bot_id: BotSeat(spec, limits) for spec in specs}
+        try:
+            for player in players.values():
+                recorder.watch(player.start())
+            made = games = sent = round_number = 0
+            times = [0.0] * 6
+            while made < decisions:
+                for job in plan_rotations(specs, game, 1, seed=round_number):
+                    recorder.lines.clear()
+                    started, cpu_started = time.perf_counter(), time.process_time()
+                    record = play_game(job, [players[bot_id] for bot_id in job.seats], limits.move_timeout)
+                    spent = [time.perf_counter() - started, time.process_time() - cpu_started,
+                             *echo.replay(recorder.lines, encode=True), *echo.replay(recorder.lines, encode=False)]
+                    times = [total + more for total, more in zip(times, spent)]
+                    if record.forfeits:
+                        raise SystemExit(f"{game}: a bot forfeited: {record.forfeits}")
+                    made += record.decisions
+                    sent += len(recorder.lines)
+                    games += 1
+                round_number += 1
+        finally:
+            for player in players.values():
+                player.close()
+            echo.close()
+    return games, made, sent, times
 
 
-def decide_messages(game: str, records) -> list[dict]:
-    """The decide messages the referee sent, rebuilt from the records."""
-    messages = []
-    for record in records:
-        states = replay(GAMES[game], len(record.job.seats), record.job.options, record.events)
-        for state, event in zip(states, record.events):
-            if event["kind"] == "decision":
-                messages.append({"type": "decide", "state": state.to_json(),
-                                 "actions": event["offered"], "timeout_ms": 1000})
-    return messages
-
-
-def through_echo(messages: list[dict]) -> float:
-    """Send each message as a JSON line, read and parse each answer."""
-    echo = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    started = time.perf_counter()
-    for message in messages:
-        os.write(echo.stdin.fileno(), (json.dumps(message, separators=(",", ":")) + "\n").encode())
-        json.loads(echo.stdout.readline())
-    elapsed = time.perf_counter() - started
-    echo.stdin.close()
-    echo.wait()
-    return elapsed
+def _message(line: bytes) -> dict[str, Any]:
+    """A recorded line as its message again, a game_start holding its
+    game's own board (as the referee's do)."""
+    message = json.loads(line)
+    if message["type"] == "game_start":
+        message["board"] = GAMES[message["game"]].board
+    return message
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=sorted(GAMES), default=None)
-    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--game", choices=sorted(GAMES), action="append",
+                        help="a game to measure (repeatable; default: every game)")
+    parser.add_argument("--decisions", type=int, default=2000, help="at least this many decisions per game")
+    parser.add_argument("--seats", action="append", default=[], metavar="GAME=N",
+                        help="seats for a game (default: slyyde=4, two for the others)")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="measure this many times and keep each side's fastest "
+                             "(other work on the machine only ever slows a run down)")
     args = parser.parse_args()
-    game = args.game or busiest_game()
-    count, referee_time, messages = through_referee(game, args.games)
-    echo_time = through_echo(messages)
-    referee_rate, echo_rate = count / referee_time, count / echo_time
-    print(f"game: {game}, {args.games} games, {count} decisions")
-    print(f"referee:   {referee_rate:9.0f} decisions/s  (whole games: dice, rules, validation, records)")
-    print(f"echo floor:{echo_rate:9.0f} round trips/s (the same decide messages, bare JSON lines)")
-    print(f"ratio referee/floor: {referee_rate / echo_rate:.2f}")
+    seats = dict(SEATS)
+    for item in args.seats:
+        name, _, count = item.partition("=")
+        seats[name] = int(count)
+    limits = Limits()
+    print(f"referee against the echo floor, at least {args.decisions} decisions per game; target ratio {TARGET}")
+    print("floor: the same lines, each encoded from its message in the loop as the protocol encodes it; "
+          "bare: the recorded bytes as they are")
+    print("cpu: this process's CPU time per decision (the referee's own work, whatever the machine's load)")
+    print(f"{'game':11} {'seats':>5} {'games':>6} {'decisions':>9} {'lines':>6} {'referee/s':>9} "
+          f"{'floor/s':>8} {'ratio':>5} {'':4} {'bare/s':>7} {'ratio':>5}  {'cpu us: referee':>15} "
+          f"{'floor':>5} {'bare':>5}")
+    failed = []
+    for game in args.game or sorted(GAMES):
+        count = seats.get(game, 2)
+        runs = [measure(game, count, args.decisions, limits) for _ in range(args.repeats)]
+        games, decisions, lines = runs[0][:3]
+        referee_time, referee_cpu, floor_time, floor_cpu, bare_time, bare_cpu = (
+            min(side) for side in zip(*(times for *_, times in runs)))
+        referee_rate, floor_rate, bare_rate = (decisions / t for t in (referee_time, floor_time, bare_time))
+        ratio = referee_rate / floor_rate
+        mark = "pass" if ratio >= TARGET else "FAIL"
+        if ratio < TARGET:
+            failed.append(game)
+        per = 1e6 / decisions
+        print(f"{game:11} {count:5} {games:6} {decisions:9} {lines:6} {referee_rate:9.0f} "
+              f"{floor_rate:8.0f} {ratio:5.2f} {mark:4} {bare_rate:7.0f} {referee_rate / bare_rate:5.2f}  "
+              f"{referee_cpu * per:15.0f} {floor_cpu * per:5.0f} {bare_cpu * per:5.0f}")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS of this process: {peak:.0f} MiB")
+    print("every game at or above the target" if not failed else f"below the target: {', '.join(failed)}")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,10 @@ cap per file and the rest is counted and dropped.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
+import select
 import selectors
 import signal
 import subprocess
@@ -35,6 +37,16 @@ WARDEN = Path(warden.__file__)
 MAX_DEPTH = 64
 _READ_CHUNK = 65536
 _WARDEN_START_SECONDS = 10.0
+
+
+# One encoder for every message (json.dumps builds a new one per call):
+# compact JSON text of a value, as the protocol spells it.
+encode_json = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def encode_line(message: dict[str, Any]) -> bytes:
+    """A message as one protocol line: compact JSON and a newline."""
+    return (encode_json(message) + "\n").encode()
 
 
 _SIZE = re.compile(r"(\d+)\s*([KMG]i?B?|B)?", re.IGNORECASE)
@@ -76,16 +88,22 @@ class LineBuffer:
     def next_line(self) -> bytes | None:
         """The next complete line without its line ending, or None if more
         input is needed. Raises BotProtocolError for an oversized line."""
-        newline = self._buffer.find(b"\n", 0, self.cap + 2)
+        buffer = self._buffer
+        if not buffer:
+            return None
+        newline = buffer.find(b"\n", 0, self.cap + 2)
         if newline >= 0:
-            line = bytes(self._buffer[:newline])
-            del self._buffer[: newline + 1]
+            line = bytes(buffer[:newline])
+            if newline + 1 == len(buffer):
+                buffer.clear()  # the usual answer: one whole line
+            else:
+                del buffer[: newline + 1]
             if line.endswith(b"\r"):
                 line = line[:-1]
             if len(line) > self.cap:
                 raise BotProtocolError(f"line of {len(line)} bytes exceeds the cap of {self.cap}")
             return line
-        if len(self._buffer) > self.cap:
+        if len(buffer) > self.cap:
             raise BotProtocolError(f"line exceeds the cap of {self.cap} bytes")
         return None
 
@@ -106,7 +124,8 @@ def decode_message(line: bytes) -> dict[str, Any]:
         raise BotProtocolError(f"expected a JSON object, got {_preview(line)}") from None
     if not isinstance(message, dict):
         raise BotProtocolError(f"expected a JSON object, got {_preview(line)}")
-    if _deeper_than(message, MAX_DEPTH):
+    # Nesting needs an opening bracket per level: a line with few cannot be too deep.
+    if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _deeper_than(message, MAX_DEPTH):
         raise BotProtocolError(f"JSON nested deeper than {MAX_DEPTH} levels: {_preview(line)}")
     return message
 
@@ -255,6 +274,12 @@ class BotProcess:
         self._stdin_fd = self.proc.stdin.fileno()
         os.set_blocking(self._stdout_fd, False)
         os.set_blocking(self._stdin_fd, False)
+        # Kept for the process's life: a selector per read or write costs
+        # an epoll file of its own each time.
+        self._readable = select.poll()
+        self._readable.register(self._stdout_fd, select.POLLIN)
+        self._writable = select.poll()
+        self._writable.register(self._stdin_fd, select.POLLOUT)
         self._drain = _StderrDrain(self.proc.stderr, stderr_log, limits.stderr_bytes)
         self._drain.start()
         started = self._status_message(time.monotonic() + max(limits.startup_timeout, _WARDEN_START_SECONDS))
@@ -273,23 +298,24 @@ class BotProcess:
     # -- line I/O -------------------------------------------------------------
 
     def send(self, message: dict[str, Any], timeout: float) -> None:
-        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        self.send_line(encode_line(message), timeout)
+
+    def send_line(self, data: bytes, timeout: float) -> None:
+        """Write one line already encoded (``encode_line``), within the timeout."""
         deadline = time.monotonic() + timeout
         view = memoryview(data)
-        with selectors.DefaultSelector() as selector:
-            selector.register(self._stdin_fd, selectors.EVENT_WRITE)
-            while view:
-                try:
-                    sent = os.write(self._stdin_fd, view)
-                    view = view[sent:]
-                    continue
-                except BlockingIOError:
-                    pass
-                except BrokenPipeError:
-                    raise BotCrashed(self._exit_description("closed its input")) from None
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    raise BotTimeout(f"did not read its input within {timeout:g} s")
+        while view:
+            try:
+                sent = os.write(self._stdin_fd, view)
+                view = view[sent:]
+                continue
+            except BlockingIOError:
+                pass
+            except BrokenPipeError:
+                raise BotCrashed(self._exit_description("closed its input")) from None
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._writable.poll(_milliseconds(left)):
+                raise BotTimeout(f"did not read its input within {timeout:g} s")
 
     def receive(self, timeout: float) -> dict[str, Any]:
         """The next line as a JSON object. Raises BotTimeout, BotCrashed or
@@ -297,24 +323,26 @@ class BotProcess:
         return decode_message(self._read_line(time.monotonic() + timeout, timeout))
 
     def _read_line(self, deadline: float, timeout: float) -> bytes:
-        with selectors.DefaultSelector() as selector:
-            selector.register(self._stdout_fd, selectors.EVENT_READ)
-            while True:
-                line = self._lines.next_line()
-                if line is not None:
-                    return line
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    raise BotTimeout(f"no answer within {timeout:g} s" + (
-                        "; a bot that printed its answer must also flush its output (PROTOCOL.md, "
-                        "\"Flush every line\")" if self._lines.buffered == 0 else ""))
-                try:
-                    chunk = os.read(self._stdout_fd, _READ_CHUNK)
-                except BlockingIOError:
-                    continue
-                if not chunk:
-                    raise BotCrashed(self._exit_description("closed its output"))
-                self._lines.feed(chunk)
+        while True:
+            line = self._lines.next_line()
+            if line is not None:
+                return line
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._readable.poll(_milliseconds(left)):
+                raise BotTimeout(f"no answer within {timeout:g} s" + (
+                    "; a bot that printed its answer must also flush its output (PROTOCOL.md, "
+                    "\"Flush every line\")" if self._lines.buffered == 0 else ""))
+            try:
+                chunk = os.read(self._stdout_fd, _READ_CHUNK)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise BotCrashed(self._exit_description("closed its output"))
+            if chunk.find(b"\n") == len(chunk) - 1 and not self._lines.buffered and len(chunk) <= self._lines.cap:
+                # The usual answer: one whole line in one read. (What next_line
+                # would give; a longer chunk takes the buffer's cap checks.)
+                return chunk[:-2] if chunk.endswith(b"\r\n") else chunk[:-1]
+            self._lines.feed(chunk)
 
     # -- the warden's reports -------------------------------------------------
 
@@ -424,6 +452,12 @@ class BotProcess:
         os.close(self._status_fd)
         if self.workdir:
             warden.remove_tree(self.workdir)
+
+
+def _milliseconds(seconds: float) -> int:
+    """A poll timeout: whole milliseconds, rounded up so that a wait never
+    ends before its deadline."""
+    return math.ceil(seconds * 1000)
 
 
 def _bot_environment() -> dict[str, str]:

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from arena.bots.process import BotProcess
+from arena.bots.process import BotProcess, encode_json
 from arena.errors import BotCrashed, BotError, BotProtocolError, IllegalAnswer
 from arena.games.base import Action, State
 from arena.games.dice import stream_seed
@@ -45,8 +43,8 @@ def parse_action(answer: dict[str, Any], offered: list[dict[str, Any]]) -> int:
                                f"{sorted(answer)!r} with type {answer.get('type')!r}")
     action = answer["action"]
     for index, candidate in enumerate(offered):
-        # == is quick but takes 1 for true and 1.0 for 1; canonical() settles it.
-        if candidate == action and canonical(candidate) == canonical(action):
+        # == is quick but takes 1 for true and 1.0 for 1; _same() settles it.
+        if candidate == action and _same(candidate, action):
             return index
     raise ValueError(f"action not offered: {canonical(action)}"[:300])
 
@@ -54,6 +52,25 @@ def parse_action(answer: dict[str, Any], offered: list[dict[str, Any]]) -> int:
 def canonical(value: Any) -> str:
     """One spelling per JSON value, so that true and 1 stay different."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _same(a: Any, b: Any) -> bool:
+    """For two values already ==: whether they are one JSON value, as
+    canonical(a) == canonical(b) says, without spelling them out: the types
+    must match all the way down (true is not 1, 1.0 is not 1)."""
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is dict:
+        for key, value in a.items():  # (the same keys: a == b)
+            if not _same(value, b[key]):
+                return False
+        return True
+    if kind is list or kind is tuple:
+        return all(map(_same, a, b))
+    if kind is float:
+        return canonical(a) == canonical(b)  # 0.0 == -0.0, but not as JSON
+    return True
 
 
 class BotSeat:
@@ -66,19 +83,26 @@ class BotSeat:
         self.stderr_log = stderr_log
         self.process: BotProcess | None = None
         self.updates = False
+        self._guard = _KillingOnFailure(self)
 
-    def start_game(self, job: Job, seat: int, state: State) -> None:
+    def start(self) -> BotProcess:
+        """The bot's process, started and greeted first if it is not running."""
         with self._killing_on_failure():
             if self.process is None:
                 self.process = BotProcess(self.spec, self.limits, self.stderr_log)
                 hello = handshake(self.process, self.limits.startup_timeout)
                 self.updates = hello.get("updates", False)
-            self._running().send({
+            return self.process
+
+    def start_game(self, job: Job, seat: int, state: State) -> None:
+        self.start()
+        with self._killing_on_failure():
+            self._running().send_line(game_start_line({
                 "type": "game_start", "game": job.game, "game_id": job.key, "seat": seat,
                 "players": len(job.seats), "options": job.options,
                 "rules": f"seeds/{job.game}.md", "board": state.game.board,
                 "seed": stream_seed(job.seed, f"bot:{seat}"), "state": state.to_json(),
-            }, self.limits.move_timeout)
+            }), self.limits.move_timeout)
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int:
         with self._killing_on_failure():
@@ -118,15 +142,50 @@ class BotSeat:
             self.process.close()
             self.process = None
 
-    @contextmanager
-    def _killing_on_failure(self) -> Iterator[None]:
-        try:
-            yield
-        except (BotError, IllegalAnswer):
-            if self.process is not None:
-                self.process.kill()
-                self.process = None
-            raise
+    def _killing_on_failure(self) -> _KillingOnFailure:
+        """A context in which a failure kills the bot's process (and is
+        raised on)."""
+        return self._guard
+
+
+class _KillingOnFailure:
+    """BotSeat._killing_on_failure, as a class: entered for every message,
+    where a generator-based context manager costs several times more."""
+
+    def __init__(self, seat: BotSeat) -> None:
+        self.seat = seat
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
+        if kind is not None and issubclass(kind, (BotError, IllegalAnswer)):
+            seat = self.seat
+            if seat.process is not None:
+                seat.process.kill()
+                seat.process = None
+        # None: whatever was raised goes on
+
+
+# id(board) -> (board, its JSON): a game's board never changes, and holding
+# it keeps its id from being reused.
+_BOARDS: dict[int, tuple[dict[str, Any], str]] = {}
+
+
+def game_start_line(message: dict[str, Any]) -> bytes:
+    """``encode_line(message)`` for a game_start: the same bytes, but the
+    board, the bulk of the message and the same in every game, is encoded
+    once and spliced in."""
+    board = message["board"]
+    cached = _BOARDS.get(id(board))
+    if cached is None:
+        cached = _BOARDS[id(board)] = (board, encode_json(board))
+    keys = list(message)
+    at = keys.index("board")
+    before = encode_json({key: message[key] for key in keys[:at]})  # "{...}"
+    after = encode_json({key: message[key] for key in keys[at + 1:]})
+    return (before[:-1] + ("," if at else "") + '"board":' + cached[1]
+            + ("," + after[1:] if len(after) > 2 else "}") + "\n").encode()
 
 
 def public_event(event: dict[str, Any]) -> dict[str, Any]:

@@ -85,6 +85,23 @@ def die_points(colour: str, value: int, doubled: bool) -> int:
     return 2 * points if doubled else points
 
 
+# die_points of every die there can be, by the die as a rider holds it.
+_POINTS = {(colour, value, doubled): die_points(colour, value, doubled)
+           for colour in COLOUR_BONUS for value in range(1, 7) for doubled in (False, True)}
+
+
+def _points(die: tuple[str, int, bool]) -> int:
+    points = _POINTS.get(die)
+    return die_points(*die) if points is None else points
+
+
+def _sum_points(dice: list[tuple[str, int, bool]]) -> int:
+    try:
+        return sum(map(_POINTS.__getitem__, dice))
+    except KeyError:  # a die no table holds (a test's, say)
+        return sum(map(_points, dice))
+
+
 def unshuffle(number: int, items: tuple[str, ...]) -> list[str]:
     """Decode a draw 1..n! into a permutation of ``items`` (Lehmer code), so a
     whole shuffle is one chance draw."""
@@ -284,7 +301,7 @@ class CicloviaState(State):
         13); riders who retired neither count for it nor get it (decision 24)."""
         counts = [len(self.dice[s]) for s in range(self.players) if s not in self.retired]
         most = max(1, max(counts, default=0))
-        return [sum(die_points(*die) for die in self.dice[seat])
+        return [_sum_points(self.dice[seat])
                 + (LIGHT_BONUS if self.light_first == seat else 0)
                 + (ARRIVAL_BONUS if self.arrival_first == seat else 0)
                 + (MOST_DICE_BONUS if len(self.dice[seat]) == most
@@ -532,8 +549,8 @@ class CicloviaState(State):
             "riders": [{
                 "seat": s, "space": self.pos[s], "facing": self.facing[s],
                 "arrived": self.arrived[s], "double_next": self.double_next[s],
-                "dice": [{"colour": c, "value": v, "doubled": d, "points": die_points(c, v, d)}
-                         for c, v, d in self.dice[s]],
+                "dice": [{"colour": die[0], "value": die[1], "doubled": die[2], "points": _points(die)}
+                         for die in self.dice[s]],
                 "missing": self.missing(s),
                 "score": totals[s]} for s in range(self.players)],
             "blocks": [None if die is None else {"colour": die[0], "value": die[1]}

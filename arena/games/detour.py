@@ -100,9 +100,17 @@ def walk(space: int, port: int, count: int, wheels: list[int]) -> tuple[list[int
     """The spaces entered by ``count`` steps (the path) and the final exit port."""
     path = []
     for _ in range(count):
-        space, port = step(space, port, wheels)
+        kind, a, b = LINKS[space][port]
+        space, port = (a, b) if kind == 0 else step(space, port, wheels)  # most links are plain
         path.append(space)
     return path, port
+
+
+# Chance requests are values: _ROLLS[seat][dice] (one die per live piece of
+# the colour, so never none when a roll is due) and the pop-off's.
+_ROLLS = tuple(tuple(ChanceRequest(f"seat:{seat}", count, 6, "roll") for count in range(3))
+               for seat in range(4))
+_POPOFF = ChanceRequest("popoff", 2, 6, "popoff")
 
 
 class DetourState(State):
@@ -178,10 +186,9 @@ class DetourState(State):
 
     def chance_request(self) -> ChanceRequest:
         if self.phase == ROLL:
-            return ChanceRequest(f"seat:{self.colour % self.players}",
-                                 len(self.live_pieces(self.colour)), 6, "roll")
+            return _ROLLS[self.colour % self.players][len(self.live_pieces(self.colour))]
         if self.phase == POPOFF:
-            return ChanceRequest("popoff", 2, 6, "popoff")
+            return _POPOFF
         raise IllegalAction(f"no chance is due in phase {self.phase!r}")
 
     def legal_actions(self) -> list[Action]:
@@ -223,7 +230,10 @@ class DetourState(State):
         return (piece // 2) % self.players
 
     def live_pieces(self, colour: int) -> list[int]:
-        return [piece for piece in (2 * colour, 2 * colour + 1) if self.pieces[piece][0] >= 0]
+        first, pieces = 2 * colour, self.pieces
+        if pieces[first][0] >= 0:
+            return [first, first + 1] if pieces[first + 1][0] >= 0 else [first]
+        return [first + 1] if pieces[first + 1][0] >= 0 else []
 
     def occupant(self, space: int, besides: int) -> int | None:
         """The piece other than ``besides`` standing on ``space`` (never a START)."""
@@ -472,18 +482,24 @@ class DetourState(State):
     # ------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:
+        players, wheels, retired = self.players, self.wheels, self.retired
+        pieces = []
+        for piece, (space, port) in enumerate(self.pieces):
+            seat = (piece // 2) % players  # self.owner(piece)
+            if space < 0:
+                pieces.append({"id": piece, "colour": piece // 2, "seat": seat, "space": None, "port": None,
+                               "heading": None, "finished": seat not in retired})
+            else:
+                pieces.append({"id": piece, "colour": piece // 2, "seat": seat, "space": space, "port": port,
+                               "heading": step(space, port, wheels)[0],  # self.heading(piece)
+                               "finished": False})
         return {
             "game": "detour",
             "players": self.players,
             "pieces_per_player": 2 * self.colours // self.players,
             "colours": [{"colour": c, "seat": c % self.players, "pieces": [2 * c, 2 * c + 1]}
                         for c in range(self.colours)],
-            "pieces": [{"id": piece, "colour": piece // 2, "seat": self.owner(piece),
-                        "space": None if space < 0 else space,
-                        "port": None if space < 0 else port,
-                        "heading": self.heading(piece),
-                        "finished": space < 0 and self.owner(piece) not in self.retired}
-                       for piece, (space, port) in enumerate(self.pieces)],
+            "pieces": pieces,
             "wheels": list(self.wheels),
             "colour": self.colour,
             "seat": self.colour % self.players,

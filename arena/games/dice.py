@@ -31,4 +31,21 @@ class DiceStreams:
         stream = self._streams.get(request.stream)
         if stream is None:
             stream = self._streams[request.stream] = random.Random(stream_seed(self.seed, request.stream))
-        return tuple(stream.randint(1, request.sides) for _ in range(request.count))
+        # Exactly stream.randint(1, sides) per die (CPython's randint is
+        # 1 + _randbelow(sides): getrandbits of sides.bit_length() bits,
+        # drawn again while too large), without its argument checks: the
+        # dice are the hottest call of a playout.
+        getrandbits, sides = stream.getrandbits, request.sides
+        bits = sides.bit_length()
+        if request.count == 1:
+            value = getrandbits(bits)
+            while value >= sides:
+                value = getrandbits(bits)
+            return (value + 1,)
+        values = []
+        for _ in range(request.count):
+            value = getrandbits(bits)
+            while value >= sides:
+                value = getrandbits(bits)
+            values.append(value + 1)
+        return tuple(values)

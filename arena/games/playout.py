@@ -23,12 +23,24 @@ def random_playout(game: Game, num_players: int, seed: int,
     events: list[dict[str, Any]] = []
     while (seat := state.current_player()) != TERMINAL:
         if seat == CHANCE:
-            values = dice.draw(state.chance_request())
-            events.append(chance_event(state, values))
+            request = state.chance_request()
+            values = dice.draw(request)
+            events.append(chance_event(state, values, request))
             state.apply_chance(values)
         else:
             offered = state.legal_actions()
-            chosen = chooser.randrange(len(offered))
+            chosen = _below(chooser, len(offered))
             events.append(decision_event(seat, offered, chosen))
             state.apply_action(offered[chosen])
     return state, events
+
+
+def _below(chooser: random.Random, n: int) -> int:
+    """``chooser.randrange(n)``, the same value, without its argument checks
+    (CPython's randrange(n) is _randbelow(n): getrandbits of n.bit_length()
+    bits, drawn again while too large)."""
+    bits = n.bit_length()
+    value = chooser.getrandbits(bits)
+    while value >= n:
+        value = chooser.getrandbits(bits)
+    return value

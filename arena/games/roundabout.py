@@ -60,6 +60,14 @@ SETUPS: dict[int, list[list[tuple[int, int]]]] = {
 # clockwise or anticlockwise (only the way it points), inward, outward.
 CW, CCW, IN, OUT = 0, 1, 2, 3
 WAY_NAMES = ("ring", "ring", "in", "out")
+WAY_OF = {"in": IN, "out": OUT}
+# For the JSON: SPOTS[space] is (space, ring, bar), and SPOTS[-1] (a Dart
+# removed) is all None; OWNERS[players][dart] the seat that owns the Dart.
+SPOTS: tuple[tuple[int | None, int | None, int | None], ...] = tuple(
+    (s, RING_OF[s], BAR_OF[s]) for s in range(NSPACES)) + ((None, None, None),)
+OWNERS = {players: tuple(dart // per for dart in range(per * players))
+          for players, per in DARTS_PER_PLAYER.items()}
+NO_BARS: frozenset[int] = frozenset()
 
 
 def _neighbours(s: int) -> tuple[int, ...]:
@@ -107,11 +115,23 @@ COLUMN: tuple[tuple[int, ...], ...] = tuple(
 PATHS: tuple[tuple[tuple[Any, ...], ...], ...] = tuple(
     tuple((None,) + tuple(_path(s, way, die) for die in range(1, 7)) for way in range(4))
     for s in range(NSPACES))
+# The same paths as move generation walks them: STEPS[space][ring_way][die]
+# lists (way, way's name, passed, landing) for the three ways a Dart
+# pointing ``ring_way`` (0 clockwise, 1 anticlockwise) may go (round its
+# ring, in, out, in that order), leaving out those that leave the board.
+STEPS: tuple[tuple[tuple[tuple[tuple[int, str, tuple[int, ...], int], ...], ...], ...], ...] = tuple(
+    tuple(tuple(tuple((way, WAY_NAMES[way], *PATHS[s][way][die]) for way in (ring_way, IN, OUT)
+                      if PATHS[s][way][die] is not None) if die else ()
+                for die in range(7))
+          for ring_way in (CW, CCW))
+    for s in range(NSPACES))
 
 # Phases: "rolloff" and "roll" are chance, "play" and "offer" are decisions.
 ROLLOFF, ROLL, PLAY, OFFER, OVER = "rolloff", "roll", "play", "offer", "over"
 PASS: Action = {"pass": True}
 ACCEPT_ACTIONS: list[Action] = [{"accept": True}, {"accept": False}]
+# Chance requests are values: one of each is enough.
+ROLL_REQUESTS = tuple(ChanceRequest(f"seat:{seat}", 2, 6, "roll") for seat in range(4))
 
 
 class RoundaboutState(State):
@@ -212,19 +232,25 @@ class RoundaboutState(State):
         return self._legal
 
     def chance_request(self) -> ChanceRequest:
+        if self.phase == ROLL:
+            return ROLL_REQUESTS[self.turn_player]
         if self.phase == ROLLOFF:
             return ChanceRequest("rolloff", len(self.contenders), 6, "rolloff")
-        if self.phase == ROLL:
-            return ChanceRequest(f"seat:{self.turn_player}", 2, 6, "roll")
         raise ValueError(f"no chance is due in phase {self.phase!r}")
 
     def apply_chance(self, values: tuple[int, ...]) -> None:
-        request = self.chance_request()
-        if len(values) != request.count or not all(1 <= v <= 6 for v in values):
-            raise ValueError(f"expected {request.count} dice, got {values!r}")
+        phase = self.phase
+        if phase == ROLL:
+            count = 2
+        elif phase == ROLLOFF:
+            count = len(self.contenders)
+        else:
+            raise ValueError(f"no chance is due in phase {phase!r}")
+        if len(values) != count or not 1 <= min(values) <= max(values) <= 6:
+            raise ValueError(f"expected {count} dice, got {values!r}")
         self.last = []
         self._legal = None
-        if self.phase == ROLLOFF:
+        if phase == ROLLOFF:
             self._rolloff(list(values))
         else:
             self._roll(list(values))
@@ -264,18 +290,13 @@ class RoundaboutState(State):
     # ----------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:
-        per = self.per
-        darts = []
-        for dart, s in enumerate(self.pos):
-            darts.append({"id": dart, "owner": dart // per,
-                          "space": s if s >= 0 else None,
-                          "ring": RING_OF[s] if s >= 0 else None,
-                          "bar": BAR_OF[s] if s >= 0 else None,
-                          "dir": self.dirs[dart]})
+        darts = [{"id": dart, "owner": owner, "space": space, "ring": ring, "bar": bar, "dir": way}
+                 for dart, owner, (space, ring, bar), way
+                 in zip(range(len(self.pos)), OWNERS[self.players], map(SPOTS.__getitem__, self.pos), self.dirs)]
         return {
             "game": "roundabout",
             "players": self.players,
-            "darts_per_player": per,
+            "darts_per_player": self.per,
             "homes": list(self.homes),
             "targets": list(self.targets),
             "darts": darts,
@@ -326,7 +347,7 @@ class RoundaboutState(State):
 
     def _count(self, seat: int) -> int:
         per = self.per
-        return sum(1 for s in self.pos[seat * per:(seat + 1) * per] if s >= 0)
+        return per - self.pos[seat * per:(seat + 1) * per].count(-1)  # -1: removed
 
     def _is_block(self, s: int, owner: int) -> bool:
         """Whether the Dart of ``owner`` on ``s`` is part of a block: another
@@ -362,16 +383,38 @@ class RoundaboutState(State):
         return False
 
     def _captured(self, seat: int) -> list[int]:
-        per = self.per
-        return [d for d in range(seat * per, (seat + 1) * per) if self._is_captured(d)]
+        """The seat's captured Darts (_is_captured, for a whole seat)."""
+        per, pos, own = self.per, self.pos, self.own
+        found = []
+        for d in range(seat * per, (seat + 1) * per):
+            s = pos[d]
+            if s < 0:
+                continue
+            for a, b in CAPTURE_PAIRS[s]:
+                other = own[a]
+                if other >= 0 and other == own[b] and other != seat:
+                    if sum(1 for q in COLUMN[s] if own[q] == seat) == 1:
+                        found.append(d)
+                    break
+        return found
 
     def _all_captured(self, seat: int) -> bool:
-        per, any_on_board = self.per, False
+        """Whether the seat has Darts on the board and all are captured
+        (_is_captured, stopping at the first that is not)."""
+        per, pos, own, any_on_board = self.per, self.pos, self.own, False
         for d in range(seat * per, (seat + 1) * per):
-            if self.pos[d] >= 0:
-                if not self._is_captured(d):
-                    return False
-                any_on_board = True
+            s = pos[d]
+            if s < 0:
+                continue
+            for a, b in CAPTURE_PAIRS[s]:
+                other = own[a]
+                if other >= 0 and other == own[b] and other != seat:
+                    if sum(1 for q in COLUMN[s] if own[q] == seat) != 1:
+                        return False
+                    break
+            else:
+                return False
+            any_on_board = True
         return any_on_board
 
     def _closed_bars(self) -> set[int]:
@@ -395,32 +438,36 @@ class RoundaboutState(State):
 
     # ----------------------------------------------------------- move generation
 
-    def _moves(self) -> list[tuple[int, int, int, bool]]:
-        """The die moves open to the mover as (dart, die, way, jumps), in
-        Dart, die, way order. Even doubles may jump blocks (decision 10);
-        moves that would leave a Dart illegally on a closed bar are left
-        out (decision 7)."""
+    def _moves(self, any_one: bool = False) -> tuple[list[Action], bool]:
+        """The die moves open to the mover as actions, in Dart, die, way
+        order, and whether one of them jumps no block (then a die must be
+        played). Even doubles may jump blocks (decision 10); moves that
+        would leave a Dart illegally on a closed bar are left out (decision
+        7). ``any_one``: stop at the first move (the look-ahead only asks
+        whether there is one)."""
         m, per, own, pos, dirs = self.mover, self.per, self.own, self.pos, self.dirs
         frozen = self.frozen
-        values = sorted(set(self.left))
-        jumping = self.dice[0] == self.dice[1] and self.dice[0] % 2 == 0
-        closed = self._closed_bars() if frozen else set()
+        left = self.left
+        values: tuple[int, ...]  # the die values left, each once, in order
+        if len(left) == 2 and left[0] != left[1]:
+            values = (left[0], left[1]) if left[0] < left[1] else (left[1], left[0])
+        else:
+            values = (left[0],) if left else ()
+        dice = self.dice
+        jumping = dice[0] == dice[1] and dice[0] % 2 == 0
+        closed = self._closed_bars() if frozen else NO_BARS
         # Only a move that stops on a closed bar, or one made while another
         # Dart has stopped on one, needs the full look-ahead.
         settled = not closed or self._end_ok()
-        found = []
+        found: list[Action] = []
+        mandatory = False
         for d in range(m * per, (m + 1) * per):
             c = pos[d]
             if c < 0 or d in frozen:
                 continue
-            ways = PATHS[c]
-            ring_way = CW if dirs[d] > 0 else CCW
+            by_die = STEPS[c][0 if dirs[d] > 0 else 1]
             for v in values:
-                for way in (ring_way, IN, OUT):
-                    path = ways[way][v]
-                    if path is None:
-                        continue
-                    passed, dest = path
+                for way, name, passed, dest in by_die[v]:
                     if own[dest] >= 0:
                         continue
                     jump = False
@@ -438,26 +485,31 @@ class RoundaboutState(State):
                     if closed and (not settled or BAR_OF[dest] in closed) \
                             and not self._closed_move_ok(d, v, way):
                         continue
-                    found.append((d, v, way, jump))
-        return found
+                    found.append({"dart": d, "die": v, "way": name})
+                    if not jump:
+                        mandatory = True
+                    if any_one:
+                        return found, mandatory
+        return found, mandatory
 
     def _closed_move_ok(self, dart: int, die: int, way: int) -> bool:
         """With a frozen Dart on the board, a move is allowed if the turn
         could end legally after it: at once, or after a second die that
         takes the Dart that stopped on a closed bar away again."""
-        trial = self.clone()
+        # A copy of what _move changes is enough: the rest is shared, unchanged.
+        trial = RoundaboutState.__new__(RoundaboutState)
+        trial.__dict__.update(self.__dict__)
+        trial.pos, trial.cell, trial.own = self.pos[:], self.cell[:], self.own[:]
+        trial.left = self.left[:]
         trial.last = []
         trial._move(dart, die, way)
         if trial.phase == OVER or trial._end_ok():
             return True
-        return bool(trial.left) and bool(trial._moves())
+        return bool(trial.left) and bool(trial._moves(any_one=True)[0])
 
     def _play_options(self) -> list[Action]:
         """Everything the mover may do now (decisions 2, 9, 10, 13)."""
-        moves = self._moves()
-        options: list[Action] = [{"dart": d, "die": v, "way": WAY_NAMES[w]}
-                                 for d, v, w, _ in moves]
-        mandatory = any(not jump for _, _, _, jump in moves)
+        options, mandatory = self._moves()
         fresh = len(self.left) == 2
         if fresh and self.dice[0] == self.dice[1] and self.dice[0] % 2 == 1:
             options += self._reversals()
@@ -490,10 +542,10 @@ class RoundaboutState(State):
 
     def _play(self, action: Action) -> None:
         if "dart" in action:
-            way = {"ring": CW if self.dirs[action["dart"]] > 0 else CCW,
-                   "in": IN, "out": OUT}[action["way"]]
+            dart, named = action["dart"], action["way"]
+            way = (CW if self.dirs[dart] > 0 else CCW) if named == "ring" else WAY_OF[named]
             self.offer_allowed = False
-            self._move(action["dart"], action["die"], way)
+            self._move(dart, action["die"], way)
             if self.phase == PLAY and not self.left:
                 self._end_roll(acted=True)
         elif "reverse" in action:
@@ -534,7 +586,7 @@ class RoundaboutState(State):
             own[dest] = m
             if not self._ringer(dest):
                 return
-        if self._count(m) == 0:
+        if max(self.pos[m * self.per:(m + 1) * self.per]) < 0:  # none left on the board
             self.phase = OVER
             self.winner = m
             self.end_reason = "won"
@@ -550,7 +602,11 @@ class RoundaboutState(State):
         bars = TERRITORY_BARS[TERR_OF[s]]
         own = self.own
         if self.players == 2:
-            run = list(bars) if all(own[ring * BARS + b] == m for b in bars) else []
+            row = ring * BARS
+            for b in bars:
+                if own[row + b] != m:
+                    return False
+            run = list(bars)
         else:
             low = high = bar
             while low - 1 in bars and own[ring * BARS + low - 1] == m:

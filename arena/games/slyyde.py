@@ -106,10 +106,10 @@ class SlyydeState(State):
         return self.turn
 
     def chance_request(self) -> ChanceRequest:
+        if self.phase == ROLL:
+            return _ROLLS[self._seat()]
         if self.phase == ROLLOFF:
             return ChanceRequest("rolloff", len(self.contenders), 6, "rolloff")
-        if self.phase == ROLL:
-            return ChanceRequest(f"seat:{self.turn}", 1, 6, "roll")
         raise IllegalAction(f"no chance is due in phase {self.phase!r}")
 
     def legal_actions(self) -> list[Action]:
@@ -233,7 +233,11 @@ class SlyydeState(State):
 
     def _next_active(self, seat: int) -> int:
         """The next seat clockwise after ``seat`` that is still in the game."""
-        return next(other for other in self._others(seat) if other not in self.retired)
+        retired = self.retired
+        for other in _OTHERS[self.players][seat]:
+            if other not in retired:
+                return other
+        raise StopIteration  # (as next() on no seat left: a game of one never asks)
 
     # ----------------------------------------------------------- rules
 
@@ -300,6 +304,8 @@ class SlyydeState(State):
     def _bump_all(self, mover: int, square: int) -> None:
         """Every opponent on the mover's landing square goes back six, in
         clockwise order from the mover (decision 6)."""
+        if self.positions.count(square) < 2:  # the mover alone
+            return
         for seat in self._others(mover):
             if self.positions[seat] == square and seat not in self.retired:
                 self._send_back(seat, mover, "bump")
@@ -352,9 +358,16 @@ class SlyydeState(State):
         self.ending = "normal"
         self.last.append({"cause": "win", "seat": seat})
 
-    def _others(self, seat: int) -> list[int]:
+    def _others(self, seat: int) -> tuple[int, ...]:
         """The other seats in clockwise (seat) order, starting after ``seat``."""
-        return [(seat + step) % self.players for step in range(1, self.players)]
+        return _OTHERS[self.players][seat]
+
+
+# _OTHERS[players][seat]: the other seats clockwise from ``seat``.
+_OTHERS = {players: tuple(tuple((seat + step) % players for step in range(1, players))
+                          for seat in range(players)) for players in range(1, 5)}
+# Chance requests are values: one roll request per seat is enough.
+_ROLLS = tuple(ChanceRequest(f"seat:{seat}", 1, 6, "roll") for seat in range(4))
 
 
 def forward_target(here: int, die: int) -> int:

@@ -13,11 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from arena.games.base import CHANCE, Game, IllegalAction, State
+from arena.games.base import CHANCE, ChanceRequest, Game, IllegalAction, State
 
 
-def chance_event(state: State, values: tuple[int, ...]) -> dict[str, Any]:
-    request = state.chance_request()
+def chance_event(state: State, values: tuple[int, ...], request: ChanceRequest | None = None) -> dict[str, Any]:
+    """The event of a chance draw; ``request`` is ``state.chance_request()``
+    where the caller already has it (asking again costs a little)."""
+    if request is None:
+        request = state.chance_request()
     return {"kind": "chance", "stream": request.stream, "purpose": request.purpose,
             "values": list(values)}
 

@@ -21,7 +21,7 @@ from arena.errors import (
     IllegalAnswer,
 )
 from arena.games import get_game
-from arena.games.base import CHANCE, Action, State
+from arena.games.base import CHANCE, TERMINAL, Action, State
 from arena.games.dice import DiceStreams
 from arena.model import DecisionTimes, Forfeit, GameRecord, Job, Termination
 from arena.play.events import chance_event, decision_event, retire_event
@@ -59,14 +59,14 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
     started = time.monotonic()
     for number in range(len(seats)):
         table.call(number, seats[number].start_game, job, number, state)
-        table.started.add(number)
+        table.seated(number)
     dice = DiceStreams(job.seed)
     answer_times: list[float] = []  # per decision event, beside the events (see DecisionTimes)
-    while not state.is_terminal() and not table.abandoned:
-        seat_number = state.current_player()
+    while (seat_number := state.current_player()) != TERMINAL and not table.abandoned:
         if seat_number == CHANCE:
-            values = dice.draw(state.chance_request())
-            event = chance_event(state, values)
+            request = state.chance_request()
+            values = dice.draw(request)
+            event = chance_event(state, values, request)
             state.apply_chance(values)
         else:
             offered = state.legal_actions()
@@ -113,12 +113,21 @@ class _Table:
         self.state, self.seats = state, seats
         self.events: list[dict[str, Any]] = []
         self.forfeits: list[Forfeit] = []
-        self.started: set[int] = set()  # seats told the game started (the others learn from its state)
         self.abandoned = False  # a solo game cannot go on without its one seat
+        self.out: set[int] = set()  # the seats that forfeited
+        # The seats told the game started (the others learn from its state)
+        # that hear of events, in seat order.
+        self.hearing: list[int] = []
+
+    def seated(self, number: int) -> None:
+        """Seat ``number`` was told the game started. A seat whose
+        ``updates`` is false (a bot that asked for none) ignores events:
+        it is not called for each one."""
+        if getattr(self.seats[number], "updates", True):
+            self.hearing.append(number)
 
     def playing(self) -> list[int]:
-        out = {forfeit.seat for forfeit in self.forfeits}
-        return [number for number in range(len(self.seats)) if number not in out]
+        return [number for number in range(len(self.seats)) if number not in self.out]
 
     def call(self, number: int, method: Callable[..., Any], *args: Any) -> Any:
         """``method`` of seat ``number``; None if the seat failed and is out."""
@@ -133,14 +142,15 @@ class _Table:
     def tell(self, event: dict[str, Any]) -> None:
         """Record an event and let every seat still playing hear of it."""
         self.events.append(event)
-        for number in self.playing():
-            if number in self.started and number in self.playing():  # telling may retire a later seat
+        for number in self.hearing:
+            if number not in self.out:  # (checked seat by seat: telling one may retire a later one)
                 self.call(number, self.seats[number].observe, event, self.state)
 
     def _retire(self, number: int, termination: Termination, detail: str) -> None:
         if self.state.is_terminal() or self.abandoned:
             return
         self.forfeits.append(Forfeit(number, termination, detail))
+        self.out.add(number)
         if len(self.seats) == 1:
             self.abandoned = True
             return
