@@ -383,7 +383,8 @@ class RoundaboutState(State):
         return False
 
     def _captured(self, seat: int) -> list[int]:
-        """The seat's captured Darts (_is_captured, for a whole seat)."""
+        """The seat's captured Darts (_is_captured for each, inlined: this
+        runs for every seat at every state's JSON)."""
         per, pos, own = self.per, self.pos, self.own
         found = []
         for d in range(seat * per, (seat + 1) * per):
@@ -399,23 +400,10 @@ class RoundaboutState(State):
         return found
 
     def _all_captured(self, seat: int) -> bool:
-        """Whether the seat has Darts on the board and all are captured
-        (_is_captured, stopping at the first that is not)."""
-        per, pos, own, any_on_board = self.per, self.pos, self.own, False
-        for d in range(seat * per, (seat + 1) * per):
-            s = pos[d]
-            if s < 0:
-                continue
-            for a, b in CAPTURE_PAIRS[s]:
-                other = own[a]
-                if other >= 0 and other == own[b] and other != seat:
-                    if sum(1 for q in COLUMN[s] if own[q] == seat) != 1:
-                        return False
-                    break
-            else:
-                return False
-            any_on_board = True
-        return any_on_board
+        """Whether the seat has Darts on the board and all are captured."""
+        pos = self.pos
+        on_board = sum(1 for d in range(seat * self.per, (seat + 1) * self.per) if pos[d] >= 0)
+        return on_board > 0 and len(self._captured(seat)) == on_board
 
     def _closed_bars(self) -> set[int]:
         """Bars holding one of the mover's frozen Darts: no other Dart of his
