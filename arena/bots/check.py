@@ -76,6 +76,10 @@ class _TimedSeat:
     def __init__(self, seat: BotSeat, times: list[float]) -> None:
         self.seat, self.times = seat, times
 
+    @property
+    def updates(self) -> bool:
+        return self.seat.updates
+
     def start_game(self, job: Job, seat: int, state: State) -> None:
         self.seat.start_game(job, seat, state)
 

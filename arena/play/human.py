@@ -17,6 +17,8 @@ class HumanSeat:
     step of the game is told in words as it happens, the bots' and the
     person's alike."""
 
+    updates = True
+
     def start_game(self, job: Job, seat: int, state: State) -> None:
         self.seat = seat
         self.view = TextView(job.game, list(job.seats))

@@ -30,6 +30,12 @@ from arena.play.events import chance_event, decision_event, retire_event
 class Seat(Protocol):
     """Whoever plays a seat: a bot process or a person at the terminal."""
 
+    @property
+    def updates(self) -> bool:
+        """Whether the seat hears each event (``observe``); read once it
+        has been told the game started (a bot says so in its hello)."""
+        ...
+
     def start_game(self, job: Job, seat: int, state: State) -> None: ...
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int: ...
@@ -120,10 +126,9 @@ class _Table:
         self.hearing: list[int] = []
 
     def seated(self, number: int) -> None:
-        """Seat ``number`` was told the game started. A seat whose
-        ``updates`` is false (a bot that asked for none) ignores events:
-        it is not called for each one."""
-        if getattr(self.seats[number], "updates", True):
+        """Seat ``number`` was told the game started; it hears events from
+        now on if it wants them (``Seat.updates``)."""
+        if self.seats[number].updates:
             self.hearing.append(number)
 
     def playing(self) -> list[int]:

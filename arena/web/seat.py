@@ -31,6 +31,8 @@ class BrowserSeat:
     person's turn: for ever, or ``timeout`` seconds (then it is a forfeit by
     timeout, as for a bot)."""
 
+    updates = True  # the page shows every event
+
     def __init__(self, send: Callable[[dict[str, Any]], None], choices: queue.Queue[Any],
                  timeout: float | None) -> None:
         self.send, self.choices, self.timeout = send, choices, timeout
@@ -66,6 +68,9 @@ class WatchedSeat:
     """A bot's seat in a game the page may leave: once it has, the next
     call ends the game (PersonLeft), so that the bots do not play on
     unwatched (a person who timed out is out, and the others play on)."""
+
+    # Every event is a moment to notice the page has gone.
+    updates = True
 
     def __init__(self, seat: Seat, left: threading.Event) -> None:
         self.seat, self.left = seat, left
