@@ -13,12 +13,16 @@ import re
 import signal
 import socket
 import subprocess
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
+import websockets.sync.client
 from click.testing import CliRunner
 from support import ARENA, RANDOM_BOT, arena_environment, random_bots
 from test_browser import Watched
+from websockets.exceptions import InvalidStatus
 
 from arena.cli import main
 
@@ -43,9 +47,9 @@ class Server:
             cwd=tmp_path, env=arena_environment(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True)
         self.first_line = self.process.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:\d+/", self.first_line)
+        found = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=([\w-]+)", self.first_line)
         assert found, f"no address in {self.first_line!r}; stderr: {self.process.stderr.read()}"
-        self.url = found.group(0)
+        self.url, self.origin, self.token = found.group(0), found.group(1), found.group(2)
 
     def bot_processes(self) -> list[str]:
         """Processes still running a bot of this test's folder."""
@@ -116,7 +120,7 @@ def test_a_whole_game_by_clicking(browser, tmp_path, game):
     page = watched.page
     rng = random.Random(game)
     try:
-        page.goto(server.url + "?speed=0")
+        page.goto(server.url + "&speed=0")
         for games in range(1, 5):
             decisions = play_by_clicking(page, rng)
             check_result(page, len(bots) + 1)
@@ -164,7 +168,7 @@ def test_ctrl_c_mid_game_leaves_nothing_running(browser, tmp_path):
     server = Server(tmp_path, "detour")
     watched = Watched(browser)
     try:
-        watched.page.goto(server.url + "?speed=0")
+        watched.page.goto(server.url + "&speed=0")
         watched.page.wait_for_function(f"{PHASE} === 'decide'", timeout=30_000)
         assert server.bot_processes()  # the bot is running
         server.process.send_signal(signal.SIGINT)
@@ -181,7 +185,7 @@ def test_ctrl_c_mid_game_leaves_nothing_running(browser, tmp_path):
 def test_closing_the_page_mid_game_stops_the_bots_and_the_server(browser, tmp_path):
     server = Server(tmp_path, "ciclovia", bots=("rando", "rando2"), chatty="rando2")
     watched = Watched(browser)
-    watched.page.goto(server.url + "?speed=0")
+    watched.page.goto(server.url + "&speed=0")
     watched.page.wait_for_function(f"{PHASE} === 'decide'", timeout=30_000)
     assert len(server.bot_processes()) >= 2
     watched.context.close()
@@ -190,6 +194,49 @@ def test_closing_the_page_mid_game_stops_the_bots_and_the_server(browser, tmp_pa
     assert server.bot_processes() == []
     [log] = (tmp_path / "logs" / "bots").glob("*/*seat2-rando2.stderr.log")  # kept per game and seat
     assert log.read_text() == "rando2 starts\n"
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def _socket_status(url: str, origin: str | None) -> int:
+    """The HTTP status of a WebSocket handshake at ``url`` (101 if accepted)."""
+    try:
+        with websockets.sync.client.connect(url, origin=origin, open_timeout=10) as socket:
+            socket.close()
+            return 101
+    except InvalidStatus as exc:
+        return exc.response.status_code
+
+
+def test_the_page_and_the_socket_need_the_token_and_the_socket_its_own_origin(tmp_path):
+    """Only the printed address opens the page, and only a page of the
+    server's own origin, with the token, opens a WebSocket; the rest is 403.
+    The page's script stays public (it is arena's own, and says nothing)."""
+    server = Server(tmp_path, "detour")
+    base, token = server.origin, server.token
+    socket = base.replace("http://", "ws://") + "/ws"
+    try:
+        assert _status(server.url) == 200
+        assert _status(base + "/") == 403
+        assert _status(base + "/?token=" + token[:-1] + ("A" if token[-1] != "A" else "B")) == 403
+        assert _status(base + "/static/play.js") == 200
+        assert _socket_status(f"{socket}?token={token}", "http://evil.example") == 403
+        assert _socket_status(f"{socket}?token={token}", None) == 403
+        assert _socket_status(f"{socket}?token=wrong", base) == 403
+        assert _socket_status(socket, base) == 403
+        assert _socket_status(f"{socket}?token={token}", base) == 101  # the last page closing stops the server
+        code, out, err = server.wait()
+    finally:
+        if server.process.poll() is None:
+            server.process.kill()
+    assert code == 0 and "stopped" in out, err
+    assert server.bot_processes() == []
 
 
 @pytest.mark.parametrize("arguments, message", [

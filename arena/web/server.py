@@ -14,6 +14,16 @@ state), ``event`` (an event of the record and the state after it),
 time and is out: message), ``end`` (placements, forfeits, scores, the
 final state) and ``error`` (message). From the page:
 ``start`` (a game, again after the last ended) and ``choose`` (index).
+
+The server is for the person who started it, not for every program on the
+machine nor every page in their browser: the printed address carries a
+random token (``secrets``), which the page and the WebSocket require, and
+the WebSocket also requires the server's own Origin (so a page from
+elsewhere that learnt the port cannot drive a game, even with a rebound
+DNS name). Anything else gets 403. The page's static parts (its script and
+style, the site's board drawings and the boards' data) stay public: they
+are arena's own files, published with the site, and say nothing of the
+game being played.
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ import errno
 import json
 import queue
 import random
+import secrets
 import socket
 import sys
 import threading
@@ -170,11 +181,21 @@ class _Connections:
             game.thread.join()
 
 
-def make_app(setup: PlaySetup, connections: _Connections) -> Starlette:
+def _token_matches(given: str | None, token: str) -> bool:
+    return given is not None and secrets.compare_digest(given.encode(), token.encode())
+
+
+def make_app(setup: PlaySetup, connections: _Connections, token: str, origin: str) -> Starlette:
+    """The play server's app: ``token`` is required on the page and the
+    WebSocket (``?token=``), and ``origin`` (the server's own) on the
+    WebSocket."""
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     boards = dict(pages.board_data())
 
     async def page(request: Request) -> Response:
+        if not _token_matches(request.query_params.get("token"), token):
+            return Response("forbidden: open the address arena play printed", status_code=403,
+                            media_type="text/plain")
         return templates.TemplateResponse(request, "play.html", {
             "game": setup.game, "players": len(setup.bots) + 1, "seat": setup.seat,
             "names": setup.names(), "human_timeout": setup.human_timeout})
@@ -186,6 +207,10 @@ def make_app(setup: PlaySetup, connections: _Connections) -> Starlette:
         return Response(text, media_type="text/javascript")
 
     async def play_socket(websocket: WebSocket) -> None:
+        if (websocket.headers.get("origin") != origin
+                or not _token_matches(websocket.query_params.get("token"), token)):
+            await websocket.close()  # before the handshake is accepted: uvicorn answers 403
+            return
         await websocket.accept()
         connections.open += 1
         loop = asyncio.get_running_loop()
@@ -239,12 +264,14 @@ def serve(setup: PlaySetup, sock: socket.socket, open_page: bool, say: Callable[
     """Serve on ``sock`` until the last page closes or Ctrl-C; then end
     every game (their bots are killed) before returning."""
     connections = _Connections()
-    config = uvicorn.Config(make_app(setup, connections), log_level="warning", lifespan="off",
+    host, port = sock.getsockname()[:2]
+    origin = f"http://{host}:{port}"
+    token = secrets.token_urlsafe(32)
+    config = uvicorn.Config(make_app(setup, connections, token, origin), log_level="warning", lifespan="off",
                             ws="websockets-sansio")
     server = uvicorn.Server(config)
     connections.server = server
-    host, port = sock.getsockname()[:2]
-    url = f"http://{host}:{port}/"
+    url = f"{origin}/?token={token}"
     say(f"arena: play {setup.game} at {url} (closing the page or Ctrl-C stops the server); "
         f"the bots' stderr goes under {setup.log_dir / 'bots'}")
     if open_page:

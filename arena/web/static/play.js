@@ -33,7 +33,8 @@
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + "/ws");
+    const token = new URLSearchParams(location.search).get("token") || "";
+    socket = new WebSocket(scheme + location.host + "/ws?token=" + encodeURIComponent(token));
     socket.addEventListener("open", function () { send({type: "start"}); });
     socket.addEventListener("message", function (message) {
       inbox.push(JSON.parse(message.data));
