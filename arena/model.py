@@ -16,7 +16,9 @@ from arena import results
 
 
 class Termination(Enum):
-    """How a game ended: by its rules, or by a seat's forfeit."""
+    """How a game ended: by its rules, by a seat's forfeit, or not at all
+    (``REFEREE_FAILURE``: the worker playing it hung or died, and again on
+    the retry; no bot's fault, so no result: no placements, not rated)."""
 
     NORMAL = "normal"
     TURN_CAP = "turn_cap"
@@ -25,6 +27,7 @@ class Termination(Enum):
     CRASH = "crash"
     ILLEGAL = "illegal"
     BAD_OUTPUT = "bad_output"
+    REFEREE_FAILURE = "referee_failure"
 
 
 FORFEITS = (Termination.TIMEOUT, Termination.CRASH, Termination.ILLEGAL, Termination.BAD_OUTPUT)
@@ -176,6 +179,14 @@ class GameRecord(_Forfeits):
     # None where it was not made.
     replay: str | None = None
     replay_format: int = 0
+    # Why the referee could not play the game (a REFEREE_FAILURE), in words.
+    failure: str | None = None
+
+    @classmethod
+    def referee_failure(cls, job: Job, failure: str) -> GameRecord:
+        """The record of a game the referee could not play: no events, no
+        placements, no forfeit, so that it counts for and against no bot."""
+        return cls(job, [], (), Termination.REFEREE_FAILURE, failure=failure)
 
     @property
     def decisions(self) -> int:
@@ -190,7 +201,7 @@ class GameRecord(_Forfeits):
                 "termination": self.termination.value, "forfeits": [f.to_json() for f in self.forfeits],
                 "scores": None if self.scores is None else list(self.scores),
                 "duration": self.duration, "logs": list(self.logs), "times": self.times.to_json(),
-                "replay": self.replay, "replay_format": self.replay_format}
+                "replay": self.replay, "replay_format": self.replay_format, "failure": self.failure}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
@@ -198,7 +209,7 @@ class GameRecord(_Forfeits):
                    Termination(data["termination"]), tuple(Forfeit.from_json(f) for f in data["forfeits"]),
                    None if data["scores"] is None else tuple(data["scores"]), data["duration"],
                    tuple(data["logs"]), DecisionTimes.from_json(data["times"]), data.get("replay"),
-                   data.get("replay_format", 0))
+                   data.get("replay_format", 0), data.get("failure"))
 
 
 @dataclass(frozen=True)

@@ -117,8 +117,15 @@ def _replays_v7(db: sqlite_utils.Database) -> None:
     db.table("games").add_column("replay_format", int)
 
 
+def _referee_failures_v8(db: sqlite_utils.Database) -> None:
+    """Games may end as ``referee_failure`` (the worker playing them hung or
+    died, twice): no placements, no results rows, the reason in ``detail``.
+    Nothing changes in the tables; the new version makes an older arena,
+    which would not know that termination, refuse the file in one line."""
+
+
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
-              _replays_v7]
+              _replays_v7, _referee_failures_v8]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -243,7 +250,7 @@ class Store:
                 "placements": json.dumps(list(record.placements)),
                 "termination": record.termination.value,
                 "forfeits": json.dumps([forfeit.to_json() for forfeit in record.forfeits]),
-                "forfeit_seat": record.forfeit_seat, "detail": record.detail,
+                "forfeit_seat": record.forfeit_seat, "detail": record.failure or record.detail,
                 "scores": None if record.scores is None else json.dumps(list(record.scores)),
                 "decisions": record.decisions, "duration": record.duration,
                 "logs": json.dumps(list(record.logs)), "finished_at": time.time(),
@@ -253,6 +260,8 @@ class Store:
                 "replay": None if record.replay is None else base64.b64decode(record.replay),
                 "replay_format": None if record.replay is None else record.replay_format,
             })
+            if record.termination is Termination.REFEREE_FAILURE:
+                return True  # no result: nothing for any seat
             forfeited = {forfeit.seat: forfeit.termination.value for forfeit in record.forfeits}
             self.db.table("results").insert_all(
                 [{"game_key": job.key, "seat": seat, "bot_id": bot_id, "game": job.game,
@@ -288,8 +297,10 @@ class Store:
 
     def games(self, game: str | None = None, solo: bool | None = None) -> Iterator[StoredGame]:
         """Stored games without their event records, in rating order: all of
-        them, or those of one game, or only solo (or only multi-seat) ones."""
-        conditions, params = [], []
+        them, or those of one game, or only solo (or only multi-seat) ones.
+        Referee failures are no games of the bots (``referee_failures``
+        lists them), so everything computed from here leaves them out."""
+        conditions, params = [NO_REFEREE_FAILURE], []
         if game is not None:
             conditions.append("game = ?")
             params.append(game)
@@ -306,7 +317,15 @@ class Store:
         """The placements of those of these games that are stored, by key."""
         marks = ", ".join("?" * len(keys))
         return {key: tuple(json.loads(placements)) for key, placements in
-                self.db.execute(f"SELECT key, placements FROM games WHERE key IN ({marks})", keys)}
+                self.db.execute(f"SELECT key, placements FROM games WHERE key IN ({marks}) "
+                                f"AND {NO_REFEREE_FAILURE}", keys)}
+
+    def referee_failures(self) -> list[tuple[str, tuple[str, ...], str]]:
+        """The games the referee could not play: key, seats (bot ids) and
+        why, in plan order."""
+        rows = self.db.execute("SELECT key, seats, detail FROM games WHERE termination = ? "
+                               "ORDER BY job_order, key", [Termination.REFEREE_FAILURE.value])
+        return [(key, _tuple(seats), detail) for key, seats, detail in rows]
 
     def events(self, key: str) -> list[dict[str, Any]]:
         row = self.db.execute("SELECT record FROM games WHERE key = ?", [key]).fetchone()
@@ -348,6 +367,7 @@ class Store:
         return [self._meta().get("schema_version"), games, bots]
 
 
+NO_REFEREE_FAILURE = f"termination != '{Termination.REFEREE_FAILURE.value}'"
 _STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "options", "placements",
                    "termination", "forfeits", "scores", "decisions", "duration", "logs", "finished_at")
 
