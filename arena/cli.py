@@ -21,7 +21,7 @@ from arena.bots.discovery import discover
 from arena.errors import ArenaError
 from arena.games import GAMES
 from arena.games.base import InvalidOptions
-from arena.model import GameRecord, Job, Limits
+from arena.model import GameRecord, Job, Limits, Termination
 from arena.play.executors import Executor
 from arena.play.match import match_log_dir, play_match
 from arena.play.plan import plan_rotations
@@ -272,6 +272,7 @@ def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, 
         started = time.perf_counter()
         _play_with_progress(plan, store, runner, limits, log_dir, missing, board.add_game)
         played = time.perf_counter()
+        _say_referee_failures(store)
         store.write_ratings(_standings(store))
         rated = time.perf_counter()
         index = board.build()
@@ -289,11 +290,24 @@ def _say(message: str) -> None:
     click.echo(("\r\033[K" if sys.stderr.isatty() else "") + message, err=True)
 
 
+def _say_referee_failures(store: Store) -> None:
+    """The games stored without a result because their worker failed twice:
+    said at the end of every run, so that none goes unnoticed."""
+    failures = store.referee_failures()
+    if failures:
+        names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
+        click.echo(f"{len(failures)} games could not be played and are stored as referee failures "
+                   "(no result, not rated): " + "; ".join(
+                       f"{key} ({' vs '.join(names.get(b, b) for b in seats)}): {detail}"
+                       for key, seats, detail in failures), err=True)
+
+
 def _play_with_progress(plan: Plan, store: Store, runner: Executor, limits: Limits, log_dir: Path,
                         missing: int, stored: Callable[[str], None]) -> None:
     """Play, showing progress; ``stored`` hears each game's key as it is stored."""
     def on_game(record: GameRecord) -> None:
-        stored(record.job.key)
+        if record.termination is not Termination.REFEREE_FAILURE:  # no game to show
+            stored(record.job.key)
         bar.update(1)
 
     with click.progressbar(length=missing, label="games", show_eta=True, show_pos=True,

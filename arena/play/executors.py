@@ -1,5 +1,6 @@
 """Executors run matches and hand finished games back, one at a time, to the
-single process that stores them. Each game comes back with its replay, made
+single process that stores them (a game the referee could not play, because
+its worker hung or died twice, as a referee failure). Each game comes back with its replay, made
 where it was played (arena.site.replays.with_replay), in parallel with the
 other games, so the site need not replay it.
 
@@ -16,12 +17,15 @@ import ctypes
 import logging
 import multiprocessing
 import os
-import queue
 import signal
+import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from arena.bots.warden import PR_SET_PDEATHSIG
 from arena.errors import ArenaError
@@ -62,7 +66,7 @@ def make_executor(kind: str, jobs: int, scheduler: str | None = None, worker_tim
     if kind == "local":
         if scheduler:
             raise ArenaError("--scheduler needs --executor dask")
-        return LocalExecutor(jobs)
+        return LocalExecutor(jobs, notify=notify)
     if kind == "dask":
         try:
             from arena.play.dask_executor import DaskExecutor
@@ -74,13 +78,39 @@ def make_executor(kind: str, jobs: int, scheduler: str | None = None, worker_tim
     raise ArenaError(f"unknown executor: {kind!r} (available: local, dask)")
 
 
-class LocalExecutor:
-    """Matches in parallel on this machine's cores."""
+# What a worker may take between two heartbeats beyond the limits' own
+# bound (see worker_deadline): making a replay, sending a record, killing a
+# bot's process group, a busy machine.
+WORKER_SLACK = 10.0
+_TICK = 0.5  # seconds between the parent's looks at its workers
 
-    def __init__(self, jobs: int) -> None:
+
+def worker_deadline(limits: Limits) -> float:
+    """How long a busy worker may go without a heartbeat before it is taken
+    for stopped or hung. A worker beats before every call into a seat and
+    after every game it sends, and the longest call the limits allow is a
+    seat's start: a bot process's handshake (the start-up timeout) and the
+    game's start message (a move timeout); a decision is one move timeout."""
+    return limits.startup_timeout + 2 * limits.move_timeout + WORKER_SLACK
+
+
+class LocalExecutor:
+    """Matches in parallel on this machine's cores, a worker process each.
+
+    The parent watches its workers: a worker that dies, or goes
+    ``worker_deadline`` without a heartbeat (stopped, hung), is killed, and
+    the game it was playing is played again, once, in a fresh worker, with
+    the rest of its match; if that worker fails too, the game is handed back
+    as a referee failure (no result) and the match goes on without it. The
+    other workers play on throughout. Each worker has a pipe of its own, so
+    a worker killed in the middle of a message corrupts nothing the others
+    use."""
+
+    def __init__(self, jobs: int, notify: Callable[[str], None] = lambda message: None) -> None:
         if jobs < 1:
             raise ArenaError(f"--jobs must be at least 1, got {jobs}")
         self._jobs = jobs
+        self.notify = notify
 
     @property
     def jobs(self) -> int:
@@ -91,73 +121,194 @@ class LocalExecutor:
 
     def run(self, matches: list[list[Job]], specs: dict[str, BotSpec], limits: Limits,
             log_dir: Path | None) -> Iterator[GameRecord]:
-        context = multiprocessing.get_context("fork")
-        tasks = context.Queue()
-        results = context.Queue()
-        for match in matches:
-            tasks.put([job.to_json() for job in match])
-        workers = [context.Process(target=_worker, args=(tasks, results, specs, limits, log_dir, os.getpid()),
-                                   name=f"arena-worker-{n}", daemon=True)
-                   for n in range(min(self.jobs, len(matches)))]
-        for _ in workers:
-            tasks.put(None)
-        for worker in workers:
-            worker.start()
+        pool = _Pool(self, specs, limits, log_dir)
         try:
-            yield from _collect(results, workers)
+            yield from pool.play(matches)
         finally:
-            for worker in workers:
-                if worker.is_alive():
-                    worker.terminate()
-            for worker in workers:
-                worker.join(timeout=5)
-                if worker.is_alive():
-                    worker.kill()
-                    worker.join()
-            tasks.cancel_join_thread()
-            results.cancel_join_thread()
+            pool.stop()
 
 
-def _collect(results, workers) -> Iterator[GameRecord]:
-    finished = 0
-    while finished < len(workers):
+@dataclass
+class _Worker:
+    """A worker process, the parent's end of its pipe, its heartbeat (the
+    monotonic time of its last beat, written by the worker), and the match
+    it is playing with the keys of the games it has handed back."""
+
+    process: multiprocessing.process.BaseProcess
+    conn: Connection
+    beat: Any
+    match: list[Job] | None = None
+    returned: set[str] = field(default_factory=set)
+
+
+class _Pool:
+    """The workers of one run, driven from the parent."""
+
+    def __init__(self, executor: LocalExecutor, specs: dict[str, BotSpec], limits: Limits,
+                 log_dir: Path | None) -> None:
+        self.executor, self.specs, self.limits, self.log_dir = executor, specs, limits, log_dir
+        self.context = multiprocessing.get_context("fork")
+        self.deadline = worker_deadline(limits)
+        self.workers: list[_Worker] = []
+        self.started = 0
+        self.waiting: deque[list[Job]] = deque()
+        self.failures: dict[str, str] = {}  # game key: why its first worker failed
+
+    def play(self, matches: list[list[Job]]) -> Iterator[GameRecord]:
+        self.waiting.extend(matches)
+        for _ in range(min(self.executor.jobs, len(matches))):
+            self._give(self._start(), self.waiting.popleft())
+        last_look = time.monotonic()
+        while self.workers:
+            ready = wait([w.conn for w in self.workers] + [w.process.sentinel for w in self.workers],
+                         timeout=_TICK)
+            now = time.monotonic()
+            # The parent itself was held up (suspended, starved): its workers
+            # may have been too, so their clocks start again from now.
+            held_up = now - last_look > 2 * _TICK + 1.0
+            last_look = now
+            for worker in list(self.workers):
+                if held_up and worker.match is not None:
+                    worker.beat.value = now
+                if worker.conn in ready or worker.process.sentinel in ready:
+                    yield from self._read(worker)
+                if worker not in self.workers:
+                    continue
+                if not worker.process.is_alive():
+                    yield from self._lost(worker, f"died ({_exit_status(worker.process.exitcode)})")
+                elif worker.match is not None and now - worker.beat.value > self.deadline:
+                    yield from self._lost(worker, f"stopped answering (no heartbeat for {self.deadline:g} s)")
+
+    def _start(self) -> _Worker:
+        ours, theirs = self.context.Pipe()
+        beat = self.context.RawValue("d", time.monotonic())
+        self.started += 1
+        process = self.context.Process(
+            target=_worker, args=(theirs, beat, self.specs, self.limits, self.log_dir, os.getpid()),
+            name=f"arena-worker-{self.started}", daemon=True)
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours, beat)
+        self.workers.append(worker)
+        return worker
+
+    def _give(self, worker: _Worker, match: list[Job]) -> None:
+        worker.match, worker.returned = match, set()
+        worker.beat.value = time.monotonic()
+        worker.conn.send([job.to_json() for job in match])
+
+    def _read(self, worker: _Worker) -> Iterator[GameRecord]:
+        """Everything the worker has sent; a worker done with its match gets
+        the next one waiting, or is let go."""
         try:
-            kind, payload = results.get(timeout=0.5)
-        except queue.Empty:
-            dead = [w for w in workers if not w.is_alive() and w.exitcode != 0]
-            if dead:
-                raise ArenaError(f"worker {dead[0].name} died (exit code {dead[0].exitcode}); "
-                                 "games it was playing were not stored: run again to resume") from None
-            continue
-        if kind == "record":
-            yield GameRecord.from_json(payload)
-        elif kind == "done":
-            finished += 1
-        else:
-            raise ArenaError(f"a worker failed: {payload}")
+            while worker.conn.poll():
+                kind, payload = worker.conn.recv()
+                if kind == "record":
+                    record = GameRecord.from_json(payload)
+                    worker.returned.add(record.job.key)
+                    yield record
+                elif kind == "done":
+                    if self.waiting:
+                        self._give(worker, self.waiting.popleft())
+                    else:
+                        worker.match = None
+                        worker.conn.send(None)
+                        self._retire(worker)
+                        return
+                else:
+                    raise ArenaError(f"a worker failed: {payload}")
+        except (EOFError, OSError):
+            pass  # it died: the caller sees it is not alive
+
+    def _lost(self, worker: _Worker, how: str) -> Iterator[GameRecord]:
+        """Kill a worker that died or stopped answering; its game is played
+        again once in a fresh worker, then it is a referee failure."""
+        self._kill(worker)
+        left = [job for job in worker.match or [] if job.key not in worker.returned]
+        if left:
+            left = yield from self._charge(worker, how, left)
+        if left:
+            self._give(self._start(), left)
+        elif self.waiting:  # its place is not lost
+            self._give(self._start(), self.waiting.popleft())
+
+    def _charge(self, worker: _Worker, how: str, left: list[Job]) -> Generator[GameRecord, None, list[Job]]:
+        """The first game not handed back is the one the worker failed on:
+        the first time, it is played again with the rest; the second, it is
+        a referee failure and the rest goes on without it."""
+        game, rest = left[0], left[1:]
+        names = " vs ".join(self.specs[bot_id].name for bot_id in game.seats)
+        why = f"worker {worker.process.name} {how} while playing {game.game} game {game.key} ({names})"
+        if game.key in self.failures:
+            failure = f"{self.failures[game.key]}; retried, {why}"
+            self._say(f"{why}; it failed twice, so it is stored as a referee failure (no result)")
+            yield GameRecord.referee_failure(game, failure)
+            return rest
+        self.failures[game.key] = why
+        self._say(f"{why}; it is played again in a fresh worker")
+        return left
+
+    def _say(self, message: str) -> None:
+        log.warning("%s", message)
+        self.executor.notify(message)
+
+    def _kill(self, worker: _Worker) -> None:
+        if worker.process.is_alive():
+            worker.process.kill()  # SIGKILL: it ends a stopped process too
+        worker.process.join()
+        self._retire(worker)
+
+    def _retire(self, worker: _Worker) -> None:
+        self.workers.remove(worker)
+        worker.conn.close()
+
+    def stop(self) -> None:
+        """Workers still running (an interrupt, a failure) are ended: SIGTERM,
+        which they leave through ``finally`` (killing their bots), then
+        SIGKILL for one that does not."""
+        for worker in self.workers:
+            if worker.process.is_alive():
+                worker.process.terminate()
+        for worker in self.workers:
+            worker.process.join(timeout=5)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.conn.close()
+        self.workers = []
 
 
-def _worker(tasks, results, specs: dict[str, BotSpec], limits: Limits, log_dir: Path | None,
+def _exit_status(code: int | None) -> str:
+    if code is not None and code < 0:
+        return f"killed by {signal.Signals(-code).name}"
+    return f"exit code {code}"
+
+
+def _worker(conn: Connection, beat: Any, specs: dict[str, BotSpec], limits: Limits, log_dir: Path | None,
             parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_signal)
     ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
     if os.getppid() != parent:  # the parent died before the signal was set: it would never come
         return
+
+    def heartbeat() -> None:
+        beat.value = time.monotonic()
+
     try:
-        while (match := tasks.get()) is not None:
+        while (match := conn.recv()) is not None:
             jobs = [Job.from_json(job) for job in match]
-            for record in play_match(jobs, specs, limits, log_dir):
-                results.put(("record", with_replay(record).to_json()))
+            for record in play_match(jobs, specs, limits, log_dir, heartbeat):
+                conn.send(("record", with_replay(record).to_json()))
+                heartbeat()
+            conn.send(("done", None))
     except Exception:
         log.exception("worker failed")
-        results.put(("error", traceback.format_exc(limit=3).strip().splitlines()[-1]))
-    else:
-        results.put(("done", None))
+        conn.send(("error", traceback.format_exc(limit=3).strip().splitlines()[-1]))
     finally:
         # Its bots are gone: from here a SIGTERM just ends the process. Raised
-        # as SystemExit it would land in the queues' exit handlers and be
-        # printed as an ignored exception.
+        # as SystemExit it would land in exit handlers and be printed as an
+        # ignored exception.
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from pathlib import Path
+from typing import Any
 
 from arena.bots.protocol import BotSeat
+from arena.games.base import Action, State
 from arena.model import BotSpec, GameRecord, Job, Limits
-from arena.play.referee import play_game
+from arena.play.referee import Seat, play_game
 
 
 def _safe(name: str) -> str:
@@ -38,8 +40,12 @@ def game_log(folder: Path, job: Job, seat: int, name: str) -> Path:
     return folder / f"game-{digest}-seat{seat}-{_safe(name)}.stderr.log"
 
 
-def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits,
-               log_dir: Path | None) -> Generator[GameRecord, None, None]:
+def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits, log_dir: Path | None,
+               heartbeat: Callable[[], None] | None = None) -> Generator[GameRecord, None, None]:
+    """Play the jobs in order, yielding each game's record. ``heartbeat``,
+    if given, is called before every call into a seat, so that whoever
+    watches this process sees it is not stopped or hung (see
+    arena.play.executors.worker_deadline)."""
     folder = match_log_dir(log_dir, jobs) if log_dir else None
     seats: dict[str, BotSeat] = {}
     try:
@@ -51,12 +57,42 @@ def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits,
                 if bot_id not in seats:
                     seats[bot_id] = BotSeat(specs[bot_id], limits, log)
                 keep_stderr_in(seats[bot_id], log)
-            record = play_game(job, [seats[bot_id] for bot_id in job.seats], limits.move_timeout)
+            playing: list[Seat] = [seats[bot_id] for bot_id in job.seats]
+            if heartbeat is not None:
+                playing = [_Beating(seat, heartbeat) for seat in playing]
+            record = play_game(job, playing, limits.move_timeout)
             record.logs = tuple(None if log is None else str(log) for log in logs)
             yield record
     finally:
         for bot in seats.values():
             bot.close()
+
+
+class _Beating:
+    """A seat that beats the heart before each call into it."""
+
+    def __init__(self, seat: Seat, heartbeat: Callable[[], None]) -> None:
+        self.seat, self.heartbeat = seat, heartbeat
+
+    @property
+    def updates(self) -> bool:
+        return self.seat.updates
+
+    def start_game(self, job: Job, seat: int, state: State) -> None:
+        self.heartbeat()
+        self.seat.start_game(job, seat, state)
+
+    def decide(self, state: State, actions: list[Action], timeout: float) -> int:
+        self.heartbeat()
+        return self.seat.decide(state, actions, timeout)
+
+    def observe(self, event: dict[str, Any], state: State) -> None:
+        self.heartbeat()
+        self.seat.observe(event, state)
+
+    def end_game(self, state: State, result: dict[str, Any]) -> None:
+        self.heartbeat()
+        self.seat.end_game(state, result)
 
 
 def keep_stderr_in(seat: BotSeat, log: Path | None) -> None:

@@ -17,7 +17,7 @@ from arena.bots.protocol import handshake
 from arena.errors import ArenaError, BotError
 from arena.games import GAMES, get_game
 from arena.games.base import InvalidOptions
-from arena.model import BotSpec, GameRecord, Job, Limits
+from arena.model import BotSpec, GameRecord, Job, Limits, Termination
 from arena.play.executors import Executor
 from arena.play.plan import (
     Balance,
@@ -203,6 +203,10 @@ def play_missing(plan: Plan, store: Store, executor: Executor, limits: Limits, l
 def _log_game(record: GameRecord, specs: dict[str, BotSpec], played: int, missing: int) -> None:
     """A stored game in the tournament's log: its result and every forfeit."""
     names = [specs[bot_id].name if bot_id in specs else bot_id for bot_id in record.job.seats]
+    if record.termination is Termination.REFEREE_FAILURE:
+        log.warning("stored %d of %d: %s %s between %s as a referee failure (no result): %s", played, missing,
+                    record.job.game, record.job.key, ", ".join(names), record.failure)
+        return
     places = ", ".join(f"{name} {place}" for name, place in zip(names, record.placements))
     log.info("stored %d of %d: %s %s (%s), %s", played, missing, record.job.game, record.job.key, places,
              record.termination.value)

@@ -1,0 +1,163 @@
+"""The referee watches its workers: a worker stopped, hung or killed in the
+middle of a tournament is killed and its game played again, once, in a
+fresh worker; a game on which two workers fail is stored as a referee
+failure, which counts for and against no bot. The other workers play on,
+and the tournament ends with every planned game stored exactly once.
+
+Real tournaments: real bot processes, real forked workers (found among
+this process's children), a real SQLite file."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sqlite3
+from collections.abc import Callable
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from support import random_bots
+
+from arena.model import GameRecord, Limits, Termination
+from arena.play import executors
+from arena.play.executors import LocalExecutor
+from arena.play.tournament import check_request, plan_tournament, play_missing
+from arena.store import Store
+
+LIMITS = Limits(startup_timeout=5.0, move_timeout=1.0)
+BOTS = ["watch_a", "watch_b", "watch_c"]
+# Three pairs, seat-swapped, twice: 12 games, cut into matches for two workers.
+PLANNED = 12
+
+
+@pytest.fixture
+def short_deadline(monkeypatch):
+    """A worker is taken for stopped after 5 + 2 × 1 + 1 = 8 s without a
+    heartbeat (the slack of a busy machine is 10 s in earnest)."""
+    monkeypatch.setattr(executors, "WORKER_SLACK", 1.0)
+
+
+def run(tmp_path: Path, on_game: Callable[[GameRecord], None] = lambda record: None) -> tuple[Store, list[str], int]:
+    """A two-worker tournament of random bots at Detour, stored in a real
+    file: the open store, what the executor told the user, and how many
+    games were stored."""
+    bots = random_bots(tmp_path / "bots", BOTS)
+    plan = plan_tournament([bots], check_request(["detour"]), 2, 5, LIMITS)
+    assert len(plan.jobs) == PLANNED
+    said: list[str] = []
+    store = Store(tmp_path / "arena.db", writer=True)
+    played = play_missing(plan, store, LocalExecutor(2, notify=said.append), LIMITS, tmp_path / "logs",
+                          on_game=on_game)
+    return store, said, played
+
+
+def workers() -> list[multiprocessing.process.BaseProcess]:
+    return [child for child in multiprocessing.active_children() if child.name.startswith("arena-worker-")]
+
+
+def bot_processes(tmp_path: Path) -> list[str]:
+    """Processes still running a bot of this test's folder."""
+    left = []
+    for proc in Path("/proc").iterdir():
+        try:
+            command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if str(tmp_path / "bots") in command:
+            left.append(f"{proc.name}: {command}")
+    return left
+
+
+def check_all_stored_once(store: Store, played: int) -> None:
+    assert played == PLANNED
+    with closing(sqlite3.connect(store.path)) as conn:
+        keys = [key for (key,) in conn.execute("SELECT key FROM games")]
+        rows = conn.execute("SELECT count(*) FROM results").fetchone()[0]
+    assert len(keys) == len(set(keys)) == PLANNED
+    assert rows == 2 * PLANNED  # every game has a result for both its seats
+
+
+def signal_a_worker_mid_run(signum: int) -> tuple[Callable[[GameRecord], None], list[int]]:
+    """An ``on_game`` that, as the first game is stored (the workers are
+    in their matches then), sends ``signum`` to one worker."""
+    hit: list[int] = []
+
+    def on_game(record: GameRecord) -> None:
+        if not hit:
+            [first, *_] = workers()
+            hit.append(first.pid)
+            os.kill(first.pid, signum)
+
+    return on_game, hit
+
+
+@pytest.mark.slow
+def test_a_stopped_worker_is_killed_and_its_game_played_again(tmp_path, short_deadline):
+    on_game, hit = signal_a_worker_mid_run(signal.SIGSTOP)
+    store, said, played = run(tmp_path, on_game)
+    with store:
+        check_all_stored_once(store, played)
+        assert store.referee_failures() == []
+    assert hit
+    [message] = said
+    assert "stopped answering (no heartbeat for 8 s)" in message and "played again in a fresh worker" in message
+    assert bot_processes(tmp_path) == []
+
+
+def test_a_killed_worker_costs_nothing(tmp_path):
+    on_game, hit = signal_a_worker_mid_run(signal.SIGKILL)
+    store, said, played = run(tmp_path, on_game)
+    with store:
+        check_all_stored_once(store, played)
+        assert store.referee_failures() == []
+    assert hit
+    [message] = said  # it was in its match: its next game was charged, and played again
+    assert "died (killed by SIGKILL)" in message and "played again in a fresh worker" in message
+    assert bot_processes(tmp_path) == []
+
+
+@pytest.mark.slow
+def test_a_game_whose_workers_fail_twice_is_a_referee_failure(tmp_path, short_deadline, monkeypatch):
+    """The game's first worker stops itself (found by its deadline), the
+    fresh one kills itself (found by its exit): the game is stored as a
+    referee failure naming both, with no result, and not rated; the rest of
+    its match and the other games are played."""
+    failing = tmp_path / "failed-once"
+    real_play_match = executors.play_match
+
+    def play_match(jobs, specs, limits, log_dir, heartbeat=None):
+        for job in jobs:
+            if job.key == target:
+                if failing.exists():
+                    os.kill(os.getpid(), signal.SIGKILL)
+                failing.touch()
+                os.kill(os.getpid(), signal.SIGSTOP)
+            yield from real_play_match([job], specs, limits, log_dir, heartbeat)
+
+    bots = random_bots(tmp_path / "bots", BOTS)
+    plan = plan_tournament([bots], check_request(["detour"]), 2, 5, LIMITS)
+    target = plan.jobs[3].key
+    monkeypatch.setattr(executors, "play_match", play_match)  # forked workers inherit it
+    said: list[str] = []
+    with Store(tmp_path / "arena.db", writer=True) as store:
+        played = play_missing(plan, store, LocalExecutor(2, notify=said.append), LIMITS, None)
+        assert played == PLANNED
+        assert store.count_games() == PLANNED
+        [(key, seats, detail)] = store.referee_failures()
+        assert key == target and seats == plan.jobs[3].seats
+        assert "stopped answering (no heartbeat for 8 s)" in detail and "retried" in detail
+        assert "died (killed by SIGKILL)" in detail
+        names = " vs ".join(plan.specs[bot_id].name for bot_id in seats)
+        assert f"({names})" in detail
+        assert target not in {game.key for game in store.games()}  # what standings and the site read
+        assert len(list(store.games())) == PLANNED - 1
+        assert store.placements([target]) == {}
+        with closing(sqlite3.connect(store.path)) as conn:
+            assert conn.execute("SELECT termination, placements FROM games WHERE key = ?",
+                                [target]).fetchone() == (Termination.REFEREE_FAILURE.value, "[]")
+            assert conn.execute("SELECT count(*) FROM results WHERE game_key = ?", [target]).fetchone()[0] == 0
+    assert len(said) == 2
+    assert "played again in a fresh worker" in said[0] and "stored as a referee failure" in said[1]
+    assert bot_processes(tmp_path) == []
