@@ -202,7 +202,22 @@ class _OneLineErrors(click.Group):
 @click.version_option(package_name="dice-arena")
 def main() -> None:
     """Tournaments between bot processes at Detour, Slyyde, Ciclovia and Roundabout."""
+    _private_files()
     _say_skipped_files()
+
+
+# What arena writes is its user's alone: the database and its journals and
+# lock, the logs and the bots' stderr, and whatever its workers and bots
+# create. The site is the exception, published on purpose: arena.site makes
+# its files 0644 and its folders 0755 whatever the umask.
+PRIVATE_UMASK = 0o077
+
+
+def _private_files() -> None:
+    """Set the umask for the command (and every process it starts), and put
+    the old one back when the command ends, for a program that called it."""
+    previous = os.umask(PRIVATE_UMASK)
+    click.get_current_context().call_on_close(lambda: os.umask(previous))
 
 
 class _Terminal(logging.Handler):

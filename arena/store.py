@@ -178,6 +178,9 @@ class Store:
         if writer:
             self.path.parent.mkdir(parents=True, exist_ok=True)  # as --out and --log-dir are made
             self._lock = _take_lock(self.path)
+            # Private whatever the umask: SQLite gives the -wal and -shm
+            # files the database file's mode.
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db = sqlite_utils.Database(conn)
         try:
@@ -399,7 +402,7 @@ def _forfeits(text: str) -> tuple[Forfeit, ...]:
 
 def _take_lock(path: Path):
     lock_path = path.with_name(path.name + ".lock")
-    handle = open(lock_path, "a+")
+    handle = os.fdopen(os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600), "a+")
     try:
         # lockf, not flock: a POSIX lock belongs to this process alone, so forked
         # workers do not hold it on after the writer is gone.

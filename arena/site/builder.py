@@ -39,9 +39,23 @@ STATIC = HERE / "static"
 PARALLEL_FROM = 200  # replay pages to write before it pays to start worker processes
 
 
+def public_folder(folder: Path) -> None:
+    """Make ``folder`` and any missing parent 0755 whatever the umask (arena
+    runs with a private one): the site is published. Folders that exist are
+    left as their owner made them."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        made.mkdir(exist_ok=True)
+        made.chmod(0o755)
+
+
 def write_atomically(path: Path, text: str) -> None:
-    """Write a file so that a reader sees the old page or the new one, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write a file so that a reader sees the old page or the new one, never
+    half; readable by all, as a published site is."""
+    public_folder(path.parent)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
@@ -103,7 +117,7 @@ class Site:
         if (self.old.get("inputs") == inputs and (self.out / "index.html").is_file()
                 and all(page in on_disk for page in old_pages if page.startswith("games/"))):
             return self.out / "index.html"  # nothing stored, no log and no code changed, no page gone
-        self.out.mkdir(parents=True, exist_ok=True)
+        public_folder(self.out)
         todo: list[tuple[StoredGame, list[dict[str, Any] | None]]] = []
         done: dict[str, Any] = {}
 
