@@ -17,7 +17,11 @@ from contextlib import closing
 import pytest
 from support import ARENA, REPO, arena, arena_environment, python_bot, random_bots
 
+from arena.bots.discovery import discover
+from arena.model import GameRecord
+from arena.play.gauntlet import Gauntlet, Table
 from arena.stats.sprt import Sprt, bounds, estimate, llr_logistic, logistic_score, mle_expected, pair_outcome
+from arena.store import Store
 
 # Reference LLRs from fishtest's published formulas: fishtest
 # server/fishtest/stats/LLRcalc.py, functions regularize, results_to_pdf,
@@ -111,6 +115,22 @@ def test_a_rerun_plays_only_the_missing_pairs(tmp_path):
     keys = _keys(tmp_path)
     assert len(keys) == len(set(keys)) == 12
     assert all(key.startswith("g1/slyyde/rand_a@") for key in keys)
+
+
+def test_a_pair_with_a_referee_failure_is_skipped_not_played_again(tmp_path):
+    """A game the referee could not play (stored as a referee failure) voids
+    its pair: not counted, not played again, and the next pairs go on."""
+    bots = random_bots(tmp_path / "bots", ["rand_a", "rand_b"])
+    specs = {spec.name: spec for spec in discover([bots])}
+    failed = Gauntlet(specs["rand_a"], [Table(specs["rand_b"], "slyyde", {})], 1).pair(1)[0]
+    with Store(tmp_path / "gauntlet.db", writer=True) as store:
+        store.add_bots(list(specs.values()))
+        store.add_game(GameRecord.referee_failure(failed, "its worker died twice"))
+    run = arena("gauntlet", "rand_a", "--vs", "rand_b", "--games", "slyyde", "--max-pairs", "3", "--jobs", "1",
+                "--format", "json", cwd=tmp_path, check=True, tmpdir=tmp_path)
+    assert json.loads(run.stdout)["pairs"] == 2
+    keys = _keys(tmp_path)
+    assert len(keys) == len(set(keys)) == 6 and failed.key in keys
 
 
 @pytest.mark.slow

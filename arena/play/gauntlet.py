@@ -99,22 +99,45 @@ def plan_gauntlet(bot_dirs: list[Path], candidate: str, opponents: list[str], re
     return Gauntlet(found[candidate], tables, seed)
 
 
+# The outcome of a pair one of whose games is a referee failure: played,
+# but with no result to count.
+VOID = -1
+
+
 @dataclass
 class Progress:
-    """Pairs counted so far: pentanomial counts for the candidate, in order."""
+    """Pairs counted so far: pentanomial counts for the candidate, in order,
+    and the pairs played without a result (``void``), which are skipped."""
 
     counts: list[int] = field(default_factory=lambda: [0] * OUTCOMES)
+    void: int = 0
 
     @property
     def pairs(self) -> int:
         return sum(self.counts)
 
+    @property
+    def next(self) -> int:
+        """The number of the next pair to count."""
+        return self.pairs + self.void
+
+    def add(self, outcome: int) -> None:
+        if outcome == VOID:
+            self.void += 1
+        else:
+            self.counts[outcome] += 1
+
 
 def stored_outcomes(store: Store, gauntlet: Gauntlet, start: int, stop: int) -> Iterator[int | None]:
-    """The pentanomial outcome of each pair from ``start`` to ``stop``, or
-    None for a pair not wholly stored."""
+    """The pentanomial outcome of each pair from ``start`` to ``stop``,
+    VOID for a pair with a referee failure, or None for a pair not wholly
+    stored."""
+    failed = {key for key, _, _ in store.referee_failures()}
     for number in range(start, stop):
         a, b = gauntlet.pair(number)
+        if a.key in failed or b.key in failed:
+            yield VOID
+            continue
         placements = store.placements([a.key, b.key])
         if a.key not in placements or b.key not in placements:
             yield None
@@ -135,17 +158,17 @@ def run_gauntlet(gauntlet: Gauntlet, store: Store, executor: Executor, limits: L
     for outcome in stored_outcomes(store, gauntlet, 0, max_pairs):
         if outcome is None:
             break
-        progress.counts[outcome] += 1
-    if progress.pairs:
+        progress.add(outcome)
+    if progress.next:
         report(progress, 0)
-    while progress.pairs < max_pairs and not (sprt and sprt.verdict(progress.counts)):
-        start, stop = progress.pairs, min(max_pairs, progress.pairs + batch)
+    while progress.next < max_pairs and not (sprt and sprt.verdict(progress.counts)):
+        start, stop = progress.next, min(max_pairs, progress.next + batch)
         jobs = [job for number in range(start, stop) for job in gauntlet.pair(number)]
         played = play_missing(Plan(jobs, gauntlet.specs, []), store, executor, limits, log_dir)
         for outcome in stored_outcomes(store, gauntlet, start, stop):
             if outcome is None:
                 raise ArenaError("a planned game was not stored; run the same command again to resume")
-            progress.counts[outcome] += 1
+            progress.add(outcome)
         report(progress, played)
     return progress
 
