@@ -438,6 +438,48 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
     assert list(cache.parent.glob("arena-bots-*")) == []
 
 
+def test_a_stopped_worker_is_removed_and_its_games_played_elsewhere(bots, reference, tmp_path):
+    """A worker stopped in the middle of a match (SIGSTOP: its connection
+    stays open, so Dask would wait minutes) misses its heartbeat deadline
+    (5 + 2 x 2 + 10 + 1 = 20 s with these limits), is removed from the
+    cluster, and its part is played on the other worker: every game is
+    stored once, none as a referee failure."""
+    from distributed import Client
+
+    with dask_cluster(tmp_path, workers=2) as cluster:
+        client = Client(cluster.address, set_as_default=False, timeout="30s")
+        try:
+            client.wait_for_workers(2, timeout=60)
+            names = {info["name"]: address for address, info in client.scheduler_info()["workers"].items()}
+            run = start_arena(*TOURNAMENT, "--move-timeout", "2", "--startup-timeout", "5", "--bots", str(bots),
+                              "--executor", "dask", "--scheduler", cluster.address, cwd=tmp_path)
+            try:
+                def playing_a_match():
+                    for number, process in enumerate(cluster.workers):
+                        address = names[f"w{number}"]
+                        keys = client.processing(workers=[address])[address]
+                        if bots_under(process.pid) and any(str(key).startswith("arena-match-") for key in keys):
+                            return number
+                    return None
+
+                number = wait_for(playing_a_match, 120, "a match's bots on a worker")
+                victim = cluster.workers[number]
+                os.killpg(victim.pid, signal.SIGSTOP)
+                _, err = finish(run, timeout=240)
+            finally:
+                os.killpg(victim.pid, signal.SIGKILL)
+                finish(run, timeout=10)
+            assert run.returncode == 0, err
+        finally:
+            client.close()
+    label = f"dask worker {names[f'w{number}']} (w{number})"
+    assert f"{label} stopped answering (no heartbeat for 20 s): it is removed from the cluster" in err, err
+    assert f"{label} was lost while playing arena-match-" in err, err
+    with closing(sqlite3.connect(tmp_path / "arena.db")) as conn:
+        keys = [key for (key,) in conn.execute("SELECT key FROM games WHERE termination != 'referee_failure'")]
+    assert sorted(keys) == sorted(game["key"] for game in reference if isinstance(game, dict))
+
+
 def test_long_matches_come_back_in_parts_and_store_the_same(bots, reference, tmp_path, monkeypatch,
                                                           caplog):
     """A task plays a match for a few seconds and hands back what it played;

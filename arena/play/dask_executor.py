@@ -6,7 +6,9 @@ records, which are stored by the client; the rest of the match goes on as the
 next task. A task is all or nothing, so a worker that dies in the middle of a
 game loses nothing: the scheduler plays that part again on another worker,
 and a game that reaches the client twice is stored once (the store ignores a
-key it already holds).
+key it already holds). As with the local executor, a game on which two
+workers are lost is stored as a referee failure, and a worker that stops
+beating (stopped, hung) is removed from the cluster.
 
 Workers share no filesystem with the client. Each bot is packed once into a
 ``BotBundle`` (arena.bots.bundle) and shipped as a small Dask task keyed by
@@ -55,7 +57,8 @@ import arena
 from arena.bots.bundle import pack_bot, safe_relative
 from arena.errors import ArenaError
 from arena.model import BotSpec, GameRecord, Job, Limits
-from arena.play.dask_worker import INSTALL_HINT, PROGRESS_TOPIC, play_match_task, probe_task
+from arena.play.dask_worker import HEARTBEAT_EVERY, INSTALL_HINT, PROGRESS_TOPIC, play_match_task, probe_task
+from arena.play.executors import worker_deadline
 from arena.play.match import match_log_dir
 
 log = logging.getLogger(__name__)
@@ -274,6 +277,16 @@ class _Session:
         self.lock = threading.Lock()
         self.waiting_since: float | None = None
         self.completed = as_completed([], loop=client.loop)
+        # Watching the workers, as the local executor does: each running part
+        # beats (a progress event) at least every HEARTBEAT_EVERY seconds while
+        # it plays; a worker whose part misses the deadline is removed from the
+        # cluster. A game on which a worker is lost is played again (Dask sends
+        # the part elsewhere); lost again, it is a referee failure.
+        self.deadline = worker_deadline(limits) + HEARTBEAT_EVERY
+        self.beats: dict[tuple[str, str], float] = {}  # (task key, worker): its last beat
+        self.removing: set[str] = set()
+        self.failures: dict[str, str] = {}  # game key: how its first worker was lost
+        self.failed: list[GameRecord] = []  # referee failures, to hand back
 
     def play(self) -> Iterator[GameRecord]:
         self.client.subscribe_topic(PROGRESS_TOPIC, self._on_progress)
@@ -283,6 +296,8 @@ class _Session:
                 if time.monotonic() >= next_look:
                     self._look()
                     next_look = time.monotonic() + _TICK
+                    while self.failed:
+                        yield self.failed.pop(0)
                 batch = self.completed.next_batch(block=False)
                 if not batch:
                     time.sleep(0.05)
@@ -304,12 +319,23 @@ class _Session:
     # -- results ---------------------------------------------------------------
 
     def _finished(self, future) -> Iterator[GameRecord]:
-        part, _, _ = self.pending.pop(future)
-        result = _result(future, part.name)
-        future.release()
+        part, jobs, _ = self.pending.pop(future)
         with self.lock:
             for address in self.seen_on.pop(part.task_key, ()):
                 self.progress.pop((part.task_key, address), None)
+                self.beats.pop((part.task_key, address), None)
+        if future.status == "error" and isinstance(future.exception(), KilledWorker):
+            # Dask gave it up after losing several workers to it, each loss
+            # charged to the game it was on (_lost): sent again, a game lost
+            # twice becomes a referee failure instead of ending the run.
+            future.release()
+            self.executor._say(f"the dask cluster gave up {part.name} after losing the workers that played it: "
+                               "it is sent again")
+            self.queue.insert(0, (dataclasses.replace(part, attempt=part.attempt + 1), jobs))
+            self._dispatch()
+            return
+        result = _result(future, part.name)
+        future.release()
         if result["rest"]:  # submitted before storing, so the worker is not kept waiting
             rest = [Job.from_json(job) for job in result["rest"]]
             self.queue.insert(0, (dataclasses.replace(part, number=part.number + 1, attempt=0), rest))
@@ -344,6 +370,7 @@ class _Session:
         with self.lock:
             self.seen_on.setdefault(message["key"], set()).add(message["worker"])
             self.progress[message["key"], message["worker"]] = message["games"]
+            self.beats[message["key"], message["worker"]] = time.monotonic()
 
     # -- workers -----------------------------------------------------------------
 
@@ -360,11 +387,14 @@ class _Session:
             if worker.live and address not in present:
                 self._lost(address)  # where its parts were at the last look: now they are elsewhere
         mine = {part.task_key for part, _, _ in self.pending.values()}
+        now = time.monotonic()
         with self.lock:
             for address, keys in processing.items():
                 for key in keys:
                     if key in mine:
                         self.seen_on.setdefault(key, set()).add(address)
+                        self.beats.setdefault((key, address), now)
+        self._remove_stalled(mine, now)
         joined = [address for address in present if address not in self.workers]
         if joined:
             self._check(joined, present)
@@ -421,6 +451,30 @@ class _Session:
         log.info("%s is ready: %d of %d bots start there", worker.label, len(worker.bots_ok),
                  len(problems))
 
+    def _remove_stalled(self, mine: set[str], now: float) -> None:
+        """Remove from the cluster a worker none of whose parts has beaten
+        for the deadline (stopped or hung; a part waiting behind another on
+        the same worker does not beat): the scheduler then sends its parts
+        elsewhere, and the next look finds it lost."""
+        latest: dict[str, float] = {}
+        with self.lock:
+            for (key, address), beat in self.beats.items():
+                if key in mine:
+                    latest[address] = max(latest.get(address, beat), beat)
+        stalled = {address for address, beat in latest.items() if now - beat > self.deadline}
+        for address in sorted(stalled - self.removing):
+            worker = self.workers.get(address)
+            if worker is None or not worker.live:
+                continue
+            self.removing.add(address)
+            self.executor._say(f"{worker.label} stopped answering (no heartbeat for {self.deadline:g} s): "
+                               "it is removed from the cluster")
+            try:
+                self.client.run_on_scheduler(_remove_worker, address)
+            except (OSError, TimeoutError) as exc:
+                self.removing.discard(address)  # tried again at the next look
+                log.warning("could not remove %s: %s", worker.label, _one_line(exc))
+
     def _lost(self, address: str) -> None:
         worker = self.workers[address]
         worker.live = False
@@ -434,12 +488,39 @@ class _Session:
             costs = [self.progress.pop((part.task_key, address), 0) for part in parts]
             for part in parts:
                 self.seen_on[part.task_key].discard(address)
+                self.beats.pop((part.task_key, address), None)
         if not parts:
             self.executor._say(f"{worker.label} left the cluster")
         for part, lost in zip(parts, costs):
-            self.executor._say(f"{worker.label} was lost while playing {part.name}: the part is "
-                               f"played again on another worker, which costs the "
-                               f"{_plural(lost, 'game')} it had finished there")
+            if not self._charge(part, lost, worker.label):
+                self.executor._say(f"{worker.label} was lost while playing {part.name}: the part is "
+                                   f"played again on another worker, which costs the "
+                                   f"{_plural(lost, 'game')} it had finished there")
+
+    def _charge(self, part: _Part, finished: int, label: str) -> bool:
+        """Charge a lost worker to the game its part was on (the one after
+        the games it had finished); whether that was the game's second loss,
+        which makes it a referee failure: the part is then withdrawn and sent
+        again without it."""
+        future, jobs = next(((f, j) for f, (p, j, _) in self.pending.items() if p.task_key == part.task_key),
+                            (None, []))
+        if future is None or finished >= len(jobs):
+            return False
+        game = jobs[finished]
+        names = " vs ".join(self.names.get(bot_id, bot_id) for bot_id in game.seats)
+        why = f"{label} was lost while playing {game.game} game {game.key} ({names})"
+        if game.key not in self.failures:
+            self.failures[game.key] = why
+            return False
+        self.executor._say(f"{why}, for the second time: it is stored as a referee failure (no result), "
+                           f"and the rest of {part.name} is played again on another worker")
+        self.failed.append(GameRecord.referee_failure(game, f"{self.failures[game.key]}; retried, {why}"))
+        del self.pending[future]
+        future.cancel()
+        rest = [job for job in jobs if job.key != game.key]
+        if rest:
+            self.queue.insert(0, (dataclasses.replace(part, attempt=part.attempt + 1), rest))
+        return True
 
     def _give_up_if_stuck(self) -> None:
         """Games wait, nothing runs and nothing is being checked: give the
@@ -471,6 +552,13 @@ class _Session:
         raise ArenaError(f"{_plural(games, 'game')} not played, no usable dask worker can play "
                          f"them within {timeout}: {reasons or 'their workers are still starting bots'}; "
                          "they are not stored: run again to play them")
+
+
+async def _remove_worker(address: str, dask_scheduler=None) -> None:
+    """Runs on the scheduler: forget a worker that stopped answering, and
+    send its tasks elsewhere (its process, maybe on another machine, is its
+    owner's to end)."""
+    await dask_scheduler.remove_worker(address, stimulus_id="arena-worker-stalled", close=True)
 
 
 def _environment_problem(python: Any, executable: Any, version: Any) -> str | None:

@@ -15,6 +15,7 @@ import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,8 @@ def probe_task(bundles: list[dict[str, Any]], limits: Limits) -> dict[str, str |
 
 def _report_progress(games: int) -> None:
     """Tell the client, through a Dask event, how many games this part has
-    finished, so that a lost worker's cost can be told."""
+    finished, so that a lost worker's cost can be told, and the game it is
+    on (the next) charged; each event is also a heartbeat."""
     try:
         worker = get_worker()
     except ValueError:  # not on a worker (called directly)
@@ -78,9 +80,10 @@ def play_match_task(jobs: list[dict[str, Any]], bundles: list[dict[str, Any]], l
                  " vs ".join(specs[b].name for b in match[0].seats), where)
         log_root = Path(tempfile.mkdtemp(prefix="arena-logs-", dir=local)) if want_logs else None
         try:
-            records = []
+            records: list[dict[str, Any]] = []
             _report_progress(0)
-            games = play_match(match, specs, limits, log_root)
+            beat = _Heartbeat(lambda: _report_progress(len(records)))
+            games = play_match(match, specs, limits, log_root, beat)
             try:
                 for played in games:
                     records.append(with_replay(played).to_json())
@@ -103,6 +106,27 @@ def play_match_task(jobs: list[dict[str, Any]], bundles: list[dict[str, Any]], l
                 shutil.rmtree(log_root, ignore_errors=True)
     return {"records": records, "rest": jobs[len(records):], "bot_logs": bot_logs,
             "log_records": captured.records, "worker": where}
+
+
+# Seconds between two heartbeats a part sends the client at most (each one a
+# Dask event through the scheduler); the client allows for it in its deadline.
+HEARTBEAT_EVERY = 1.0
+
+
+class _Heartbeat:
+    """Called before every call into a seat (arena.play.match): says the
+    part is alive, at most every HEARTBEAT_EVERY seconds, so that the client
+    can tell a stopped or hung worker from a long game."""
+
+    def __init__(self, send: Callable[[], None]) -> None:
+        self.send = send
+        self.last = time.monotonic()
+
+    def __call__(self) -> None:
+        now = time.monotonic()
+        if now - self.last >= HEARTBEAT_EVERY:
+            self.last = now
+            self.send()
 
 
 def _worker_name() -> str:
