@@ -480,6 +480,50 @@ def test_a_stopped_worker_is_removed_and_its_games_played_elsewhere(bots, refere
     assert sorted(keys) == sorted(game["key"] for game in reference if isinstance(game, dict))
 
 
+def test_a_game_on_which_two_workers_die_is_a_referee_failure(bots, tmp_path):
+    """The worker that starts a part is killed as the part starts (its
+    first progress event), and so is the worker Dask sends it to next: the
+    part's first game is stored as a referee failure naming both, the rest
+    of the part and every other game are played (the nannies start fresh
+    workers), and the run ends well."""
+    from distributed import Client
+
+    with dask_cluster(tmp_path, workers=2) as cluster:
+        client = Client(cluster.address, set_as_default=False, timeout="30s")
+        try:
+            client.wait_for_workers(2, timeout=60)
+            pids = client.run(os.getpid)  # the worker processes (their nannies start new ones)
+            target: list[str] = []
+            killed: list[str] = []
+
+            def kill_as_it_starts(event) -> None:
+                _, message = event
+                # A part sent again when no worker it was bound to is left has a new key.
+                key, worker = re.sub(r"-again\d+$", "", str(message["key"])), message["worker"]
+                if message["games"] or len(killed) == 2 or not key.startswith("arena-match-"):
+                    return
+                target[:] = target or [key]
+                if key == target[0] and worker not in killed and worker in pids:
+                    killed.append(worker)
+                    os.kill(pids[worker], signal.SIGKILL)
+
+            client.subscribe_topic("arena-progress", kill_as_it_starts)
+            run = run_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask",
+                            "--scheduler", cluster.address, cwd=tmp_path)
+        finally:
+            client.close()
+    assert len(killed) == 2, run.stderr
+    assert "for the second time: it is stored as a referee failure (no result)" in run.stderr, run.stderr
+    assert "games could not be played and are stored as referee failures" in run.stderr
+    with closing(sqlite3.connect(tmp_path / "arena.db")) as conn:
+        rows = conn.execute("SELECT termination, detail, placements FROM games").fetchall()
+        results = conn.execute("SELECT count(*) FROM results").fetchone()[0]
+    assert len(rows) == PLANNED
+    [(_, detail, placements)] = [row for row in rows if row[0] == "referee_failure"]
+    assert placements == "[]" and results == 2 * (PLANNED - 1)
+    assert all(f"dask worker {worker}" in detail for worker in killed) and "retried" in detail
+
+
 def test_long_matches_come_back_in_parts_and_store_the_same(bots, reference, tmp_path, monkeypatch,
                                                           caplog):
     """A task plays a match for a few seconds and hands back what it played;
