@@ -68,6 +68,26 @@ def test_a_draw_and_a_forfeit_are_stored_as_such(tmp_path):
         assert points == [("cap", 0, 0.5), ("cap", 1, 0.5), ("ff", 0, 0.0), ("ff", 1, 1.0)]
 
 
+def test_a_referee_failure_is_stored_once_without_a_result_and_counted_nowhere(tmp_path):
+    """A game the referee could not play (its worker hung or died twice):
+    kept, with why, so a rerun does not play it again, but no result for
+    any seat, so standings, ratings, the site and the gauntlet skip it."""
+    job = Job("lost", "slyyde", tuple(s.bot_id for s in SPECS), 1, order=1)
+    record = GameRecord.from_json(GameRecord.referee_failure(job, "worker died twice").to_json())
+    assert (record.termination, record.placements, record.failure) == (
+        Termination.REFEREE_FAILURE, (), "worker died twice")
+    with Store(tmp_path / "r.db", writer=True) as store:
+        store.add_bots(SPECS)
+        store.add_game(played("ok", 4))
+        assert store.add_game(record) is True
+        assert store.add_game(record) is False
+        assert store.stored_keys() == {"ok", "lost"} and store.count_games() == 2
+        assert [game.key for game in store.games()] == ["ok"]
+        assert store.placements(["ok", "lost"]).keys() == {"ok"}
+        assert store.referee_failures() == [("lost", job.seats, "worker died twice")]
+        assert store.db.execute("SELECT count(*) FROM results WHERE game_key = 'lost'").fetchone()[0] == 0
+
+
 def test_decision_times_are_stored_beside_the_events(tmp_path):
     record = played("k1", 4)
     decisions = sum(1 for event in record.events if event["kind"] == "decision")
