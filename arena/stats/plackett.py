@@ -102,17 +102,18 @@ def derivatives(rankings: Rankings, n: int, r: npt.NDArray[np.float64]
     gradient = np.zeros(n)
     information = np.zeros((n, n))
     for order, weight in rankings.by_length:
-        m, k = order.shape
         x = C * r[order]
-        for t in range(k - 1):
-            rest = x[:, t:]
-            p = np.exp(rest - rest.max(axis=1)[:, None])
+        for t in range(order.shape[1] - 1):
+            seats = order[:, t:]
+            p = np.exp(x[:, t:] - x[:, t:].max(axis=1)[:, None])
             p /= p.sum(axis=1)[:, None]
-            gradient += C * np.bincount(order[:, t], weights=weight, minlength=n)
-            gradient -= C * np.bincount(order[:, t:].ravel(), weights=(weight[:, None] * p).ravel(), minlength=n)
-            share = np.zeros((m, n))
-            np.add.at(share, (np.broadcast_to(np.arange(m)[:, None], (m, k - t)), order[:, t:]), p)
-            information += C * C * (np.diag(weight @ share) - share.T @ (weight[:, None] * share))
+            weighted = weight[:, None] * p
+            expected = np.bincount(seats.ravel(), weights=weighted.ravel(), minlength=n)
+            gradient += C * (np.bincount(seats[:, 0], weights=weight, minlength=n) - expected)
+            cells = seats[:, :, None] * n + seats[:, None, :]
+            outer = np.bincount(cells.ravel(), weights=(weighted[:, :, None] * p[:, None, :]).ravel(),
+                                minlength=n * n).reshape(n, n)
+            information += C * C * (np.diag(expected) - outer)
     return gradient, information
 
 
