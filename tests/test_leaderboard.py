@@ -189,7 +189,8 @@ def test_standings_match_elo_and_the_maximum_likelihood_fit(site):
         ranked = []
         for bot_id, cells in rows.items():
             expected = elo[table, bot_id]
-            rank, name, rating, error, _, elo_value, played, wins, losses, draws, score, forfeits, *reasons = cells
+            rank, name, rating, error, _, elo_value, played, wins, losses, draws, score, first, forfeits, *reasons \
+                = cells
             assert name == names[bot_id]
             fitted = ml[table][bot_id]
             if fitted.defined:
@@ -200,6 +201,8 @@ def test_standings_match_elo_and_the_maximum_likelihood_fit(site):
             assert float(elo_value) == pytest.approx(expected.elo, abs=1e-3)
             assert [int(played), int(wins), int(losses), int(draws), int(forfeits)] == \
                 [expected.games, expected.wins, expected.losses, expected.draws, expected.forfeits]
+            assert float(score) == pytest.approx(expected.score, abs=1e-4)
+            assert float(first) == pytest.approx(expected.first_place_share, abs=1e-4)
             assert [int(r) for r in reasons] == [expected.forfeits_by_reason.get(r, 0)
                                                  for r in pages.FORFEIT_REASONS]
             ranked.append((int(rank), float(rating)))
@@ -214,7 +217,7 @@ def test_standings_match_elo_and_the_maximum_likelihood_fit(site):
         section = text[text.index('data-table="detour"'):]
         row = re.search(rf'<tr data-bot-id="{re.escape(crasher)}">(.*?)</tr>', section, re.S)
         assert row and "unbounded: never won" in row.group(1) and "±" not in row.group(1)
-    assert int(tables["overall"][crasher][11]) == elo["overall", crasher].forfeits
+    assert int(tables["overall"][crasher][12]) == elo["overall", crasher].forfeits
 
 
 def test_the_solo_table_shows_average_and_best_rolls(site):

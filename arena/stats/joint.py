@@ -121,6 +121,14 @@ class Fitted(dict[str, MLRating]):
     def __init__(self) -> None:
         super().__init__()
         self.covariance: dict[tuple[str, str], float] = {}
+        self.groups = 0  # connected groups of bots: ratings of two groups share no scale
+
+    def group_of(self, bot: str) -> int | None:
+        """The bot's group counted from 1 where there are several, None
+        where there is one (or the bot is not rated): what standings, the
+        ratings table and the pages show beside a rating."""
+        rating = self.get(bot)
+        return rating.group + 1 if rating is not None and self.groups > 1 else None
 
     def superiority(self, a: str, b: str) -> float | None:
         """P(a is stronger than b) from the fitted difference and its
@@ -205,7 +213,9 @@ def fit(results: Iterable[tuple[str, str, float]] | PairTable, prior_draws: floa
                 raise ValueError(f"a score is between 0 and 1, got {score!r} for {a!r} vs {b!r}")
             table.add(a, b, score)
     ratings = Fitted()
-    for group, members in enumerate(_groups(table)):
+    groups = _groups(table)
+    ratings.groups = len(groups)
+    for group, members in enumerate(groups):
         if prior_draws > 0:
             _fit_group(table, members, prior_draws, anchor, group, ratings)
         else:
@@ -227,7 +237,9 @@ def fit_placements(table: PlacementTable, anchor: float = INITIAL) -> Fitted:
     that is where the likelihood's maximum lies."""
     ratings = Fitted()
     totals = _totals(table.pairs)
-    for group, members in enumerate(_groups(table.pairs)):
+    groups = _groups(table.pairs)
+    ratings.groups = len(groups)
+    for group, members in enumerate(groups):
         def rate(bots: list[str], out: Fitted, group: int = group) -> None:
             _fit_placements(table, bots, anchor, group, totals, out)
         _fit_tiers(table.pairs, members, anchor, group, ratings, rate)
