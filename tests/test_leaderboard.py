@@ -629,9 +629,11 @@ def test_statistics_for_head_to_head():
     assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)  # the textbook Wilson interval
     assert pairs.wilson(1.0, 4)[1] == 1.0 and pairs.wilson(0.0, 0) == (0.0, 1.0)
     pair = pairs.Record(wins=10, draws=3, losses=0)
-    assert pairs.superiority(pair) == pytest.approx(0.99922, abs=1e-5)
-    assert pairs.family_classes([pairs.superiority(pair)]) == ["ev-strong-win"]
-    assert pairs.family_classes([0.5]) == ["ev-none"]
+    assert pairs.superiority(pair) == pytest.approx(1 - 0.5 ** 11, abs=1e-12)  # P(Bin(11, 1/2) <= 10)
+    assert pairs.sign_test(pair) == pytest.approx(2 * 0.5 ** 10, abs=1e-12)
+    assert pairs.family_classes([pair]) == ["ev-strong-win"]
+    assert pairs.family_classes([pairs.Record(wins=0, draws=0, losses=10)]) == ["ev-strong-loss"]
+    assert pairs.family_classes([pairs.Record(draws=4)]) == ["ev-none"]
 
 
 def test_history_chart_escapes_labels_and_thins_long_series():

@@ -100,7 +100,7 @@ def h2h_matrix(model: Model, table: str, order: list[str]) -> list[dict[str, Any
     # One test per pair of bots (the matrix shows each pair twice, mirrored).
     family = [(i, j) for i in range(len(order)) for j in range(i + 1, len(order))
               if matrix[i]["cells"][j]["pair"] is not None]
-    classes = pairs.family_classes([matrix[i]["cells"][j]["los"] for i, j in family])
+    classes = pairs.family_classes([matrix[i]["cells"][j]["pair"] for i, j in family])
     for (i, j), cls in zip(family, classes):
         matrix[i]["cells"][j]["cls"] = cls
         matrix[j]["cells"][i]["cls"] = pairs.mirrored(cls)
