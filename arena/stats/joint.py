@@ -247,24 +247,38 @@ def fit_placements(table: PlacementTable, anchor: float = INITIAL) -> Fitted:
 
 
 class PlacementTable:
-    """The games of a table as their tie groups (bots placed equal, best
-    first) with how often each came, and the pair table of the same games
-    (for separation, head-to-head and the counts)."""
+    """The games of a table, each as its ``(place, bot)`` pairs in order
+    (a game's outcome whatever the seats), with how often each came, and
+    the pair table of the same games (for separation, head-to-head and the
+    counts)."""
 
     def __init__(self) -> None:
-        self.games: dict[tuple[tuple[str, ...], ...], int] = {}
+        self.games: dict[tuple[tuple[int, str], ...], int] = {}
         self.pairs = PairTable()
         self.pods = False  # holds a game of more than two seats
 
     def add_game(self, game: StoredGame) -> None:
         self.pairs.add_game(game)
-        if len(set(game.seats)) < 2:
-            return
-        places = sorted(set(game.placements))
-        groups = tuple(tuple(sorted(bot for bot, place in zip(game.seats, game.placements) if place == value))
-                       for value in places)
-        self.games[groups] = self.games.get(groups, 0) + 1
+        outcome = tuple(sorted(zip(game.placements, game.seats)))
+        self.games[outcome] = self.games.get(outcome, 0) + 1
         self.pods = self.pods or game.players > 2
+
+    def tie_groups(self) -> list[tuple[list[list[str]], int]]:
+        """Every distinct outcome as its tie groups (the bots placed equal,
+        best first) and its count; a game of one bot in every seat says
+        nothing and is left out."""
+        found = []
+        for outcome, count in self.games.items():
+            if len({bot for _, bot in outcome}) < 2:
+                continue
+            groups: list[list[str]] = []
+            for k, (place, bot) in enumerate(outcome):
+                if k and place == outcome[k - 1][0]:
+                    groups[-1].append(bot)
+                else:
+                    groups.append([bot])
+            found.append((groups, count))
+        return found
 
 
 def _totals(table: PairTable) -> dict[str, tuple[int, float]]:
@@ -285,7 +299,7 @@ def _fit_placements(table: PlacementTable, members: list[str], anchor: float, gr
     (a game left with fewer than two seats says nothing about them)."""
     index = {bot: k for k, bot in enumerate(members)}
     games = []
-    for groups, count in table.games.items():
+    for groups, count in table.tie_groups():
         kept = [[index[bot] for bot in tied if bot in index] for tied in groups]
         kept = [tied for tied in kept if tied]
         if sum(len(tied) for tied in kept) >= 2:
