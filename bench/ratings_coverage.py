@@ -8,8 +8,9 @@ Each tournament draws ``--bots`` true ratings (normal, standard deviation
 as arena plans them (``plan_round_robin``'s seat-swapped pairs for two
 seats, ``plan_pods``'s pods for three and four, every rotation of a pod's
 seats). Each game's placement is drawn from Plackett–Luce with the true
-ratings (a Gumbel draw per seat, no ties), independently of the others (a
-pod's real games share their dice; that correlation is not simulated). Each
+ratings (a Gumbel draw per seat; with ``--ties``, neighbouring places are
+then shared at that rate), independently of the others (a pod's real games
+share their dice; that correlation is not simulated). Each
 seat count's table, and the ``overall`` table of all three together, is
 fitted two ways:
 
@@ -51,18 +52,23 @@ GAME = "detour"
 C = math.log(10.0) / 400.0
 
 
-def placements(true: dict[str, float], seats: tuple[str, ...], chooser: random.Random) -> tuple[int, ...]:
+def placements(true: dict[str, float], seats: tuple[str, ...], ties: float,
+               chooser: random.Random) -> tuple[int, ...]:
     """A Plackett–Luce draw: sorting ``C r + Gumbel`` gives each order with
-    its Plackett–Luce probability."""
+    its Plackett–Luce probability. With ``ties``, each two neighbours in
+    that order then share their place with that probability (competition
+    ranking), whatever their strengths."""
     keys = [C * true[bot] - math.log(-math.log(chooser.random() or 1e-300)) for bot in seats]
     order = sorted(range(len(seats)), key=lambda seat: -keys[seat])
     places = [0] * len(seats)
-    for place, seat in enumerate(order, 1):
-        places[seat] = place
+    for rank, seat in enumerate(order):
+        tied = rank and chooser.random() < ties
+        places[seat] = places[order[rank - 1]] if tied else rank + 1
     return tuple(places)
 
 
-def tournament(true: dict[str, float], rounds: int, seed: int, chooser: random.Random) -> list[StoredGame]:
+def tournament(true: dict[str, float], rounds: int, seed: int, ties: float,
+               chooser: random.Random) -> list[StoredGame]:
     entrants = [Entrant(BotSpec(name, ("true",), name, f"{name:0<12}"), frozenset({GAME})) for name in true]
     jobs = plan_round_robin(entrants, [GAME], rounds, seed)
     for players in (3, 4):
@@ -72,7 +78,7 @@ def tournament(true: dict[str, float], rounds: int, seed: int, chooser: random.R
     for job in jobs:
         seats = tuple(names[bot] for bot in job.seats)
         games.append(StoredGame(job.key, GAME, job.round, job.order, job.seed, seats, {},
-                                placements(true, seats, chooser), Termination.NORMAL, (), None, 0, 0.0,
+                                placements(true, seats, ties, chooser), Termination.NORMAL, (), None, 0, 0.0,
                                 (None,) * len(seats), 0.0))
     return games
 
@@ -105,6 +111,8 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--spread", type=float, default=100.0, help="standard deviation of the true ratings (Elo)")
+    parser.add_argument("--ties", type=float, default=0.0,
+                        help="chance that two neighbouring places are shared (the fit averages a tie's orders)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     chooser = random.Random(args.seed)
@@ -116,7 +124,7 @@ def main() -> None:
     started = time.monotonic()
     for number in range(args.tournaments):
         true = {name: chooser.gauss(0.0, args.spread) for name in names}
-        joint = JointTables(tournament(true, args.rounds, args.seed * 100_003 + number, chooser))
+        joint = JointTables(tournament(true, args.rounds, args.seed * 100_003 + number, args.ties, chooser))
         for name, placement_table in joint.placements.items():
             games_per_table[name] = sum(placement_table.games.values())
         for method, fitted in (("pairwise", pairwise(joint)), ("arena", joint.fit())):
@@ -127,7 +135,7 @@ def main() -> None:
                 else:
                     found.setdefault((name, method), []).append(measured)
     print(f"{args.tournaments} tournaments of {args.bots} bots, true ratings N(0, {args.spread:g}), "
-          f"{args.rounds} rounds at each seat count; {time.monotonic() - started:.0f} s")
+          f"{args.rounds} rounds at each seat count, ties {args.ties:g}; {time.monotonic() - started:.0f} s")
     print(f"{'table':14} {'games':>6} {'fit':9} {'coverage':>9} {'± MC se':>8} {'differences':>12} {'± MC se':>8} "
           f"{'RMSE':>6} {'left out':>9}")
     for name in tables:
