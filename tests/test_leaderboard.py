@@ -230,6 +230,14 @@ def test_the_solo_table_shows_average_and_best_rolls(site):
     assert f'{sum(rolls) / 3:.2f}' in solo and f'data-value="{min(rolls)}"' in solo
 
 
+def test_a_solo_game_page_calls_its_tally_rolls_not_score(site):
+    """Score means pairwise points only; a game's own tally has its own name."""
+    games, _ = stored(site.db)
+    solo = next(g for g in games if g.players == 1)
+    page = (site.out / paths.game_path(solo.key)).read_text()
+    assert f"rolls {solo.scores[0]:g}</span>" in page and ">score " not in page
+
+
 def test_head_to_head_counts_every_pair(site):
     games, bots = stored(site.db)
     names = {b: row["name"] for b, row in bots.items()}
