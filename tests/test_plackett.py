@@ -97,12 +97,13 @@ def reference_fit(games, bots: str) -> tuple[dict[str, float], dict[str, float]]
 
 POD_GAMES = [("ABCD", (1, 2, 3, 4)), ("BCDA", (2, 1, 4, 3)), ("CDAB", (3, 1, 2, 4)), ("DABC", (4, 1, 3, 2)),
              ("ABC", (1, 1, 3)), ("BCD", (3, 1, 2)), ("CDA", (2, 2, 1)), ("DAB", (1, 2, 3)),
-             ("ABCD", (2, 1, 1, 4)), ("ACBD", (3, 1, 2, 3)), ("BD", (1, 2)), ("CA", (1, 1))]
+             ("ABCD", (2, 1, 1, 4)), ("ACBD", (3, 1, 2, 3)), ("BD", (1, 2)), ("CA", (1, 1)),
+             ("DCBA", (1, 2, 2, 2))]
 
 
 def test_pods_match_an_independent_fit():
     """Four bots in games of four, three and two seats, with ties of two
-    and three: ratings and intervals as the reference computes them."""
+    and of three: ratings and intervals as the reference computes them."""
     games = [game(seats, places, n) for n, (seats, places) in enumerate(POD_GAMES)]
     fitted = fit_placements(table_of(games))
     ratings, errors = reference_fit(POD_GAMES, "ABCD")
