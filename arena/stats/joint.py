@@ -51,8 +51,8 @@ command): the Hessian is a weighted graph Laplacian L, the covariance of the
 centred ratings is its pseudo-inverse ``(L + J/n)^-1 - J/n`` (J all ones),
 and the interval is the rating plus or minus 1.96 standard deviations.
 
-Bradley–Terry is pure Python here: a tournament has tens of bots, not thousands, and the games are
-first reduced to a table of pairs.
+Bradley–Terry is pure Python here: a tournament has tens of bots, not
+thousands, and the games are first reduced to a table of pairs.
 """
 
 from __future__ import annotations
