@@ -34,7 +34,7 @@ from arena.play.tournament import (
     play_missing,
     probe_bots,
 )
-from arena.stats.standings import Standings
+from arena.stats.standings import Standings, text_table
 from arena.stats.standings import compute as compute_standings
 from arena.store import Store, check_database
 
@@ -433,13 +433,8 @@ def standings(db, output_format):
     if output_format == "csv":
         click.echo(_standings_csv(rows), nl=False)
         return
-    click.echo(f"{'table':15} {'bot':20} {'version':12} {'elo':>7} {'joint (95%)':>22} {'games':>6} {'wins':>5} "
-               f"{'losses':>6} {'draws':>5} {'forfeits':>8}")
-    for row in rows:
-        joint = f"unbounded: {row['joint_bound']}" if row["joint_bound"] else "" if row["joint"] is None else \
-            f"{row['joint']:.0f} ({row['joint_low']:.0f} to {row['joint_high']:.0f})"
-        click.echo(f"{row['table']:15} {row['bot'][:20]:20} {row['version']:12} {row['elo']:7.1f} {joint:>22} "
-                   f"{row['games']:6} {row['wins']:5} {row['losses']:6} {row['draws']:5} {row['forfeits']:8}")
+    for line in text_table(rows):
+        click.echo(line)
     for table, seats in computed.seats.items():
         shares = ", ".join(f"seat {seat} {share:.0%}" for seat, share in enumerate(seats.shares()))
         click.echo(f"{table}: first places by seat over {seats.games} games: {shares}")

@@ -124,8 +124,19 @@ def _referee_failures_v8(db: sqlite_utils.Database) -> None:
     which would not know that termination, refuse the file in one line."""
 
 
+def _rating_groups_v9(db: sqlite_utils.Database) -> None:
+    """Issue 26, in the ratings cache: ``joint_group`` numbers a rating's
+    group of bots connected by games where a table has several (NULL where
+    it has one), since ratings of two groups cannot be compared; ``score``
+    is pairwise points per game from now on, as everywhere else, and
+    ``first_place_share`` holds first places per game (a shared one
+    shared). The cache is rewritten from the games by the next run."""
+    db.table("ratings").add_column("joint_group", int)
+    db.table("ratings").add_column("first_place_share", float)
+
+
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
-              _replays_v7, _referee_failures_v8]
+              _replays_v7, _referee_failures_v8, _rating_groups_v9]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

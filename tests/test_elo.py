@@ -61,3 +61,22 @@ def test_games_of_different_games_feed_their_own_table_and_overall():
     assert tables["slyyde", "a"].wins == 1 and tables["detour", "a"].losses == 1
     assert tables["overall", "a"].games == 2
     assert [r.game for r in rows] == ["detour", "detour", "slyyde", "slyyde", "overall", "overall"]
+
+
+def test_score_is_pairwise_points_and_first_places_are_their_own_column():
+    """Issue 26: "score" means one thing. At four seats, places (2, 1, 3, 1)
+    then (1, 2, 3, 4): the second seat scores 2.5 of its 3 pairs in the
+    first game (ahead of two, tied with one) and 2 in the second, while its
+    first places are half a shared one and none. With two seats both are
+    wins plus half the draws."""
+    rows = {row.bot_id: row for row in standings(
+        [stored_game("detour", ["a", "b", "c", "d"], [], placements=(2, 1, 3, 1), job_order=0),
+         stored_game("detour", ["a", "b", "c", "d"], [], placements=(1, 2, 3, 4), job_order=1)], {})
+        if row.game == "detour/4p"}
+    assert rows["b"].score == (2.5 / 3 + 2 / 3) / 2 and rows["b"].first_place_share == 0.25
+    assert rows["a"].score == (1 / 3 + 1) / 2 and rows["a"].first_place_share == 0.5
+    assert rows["b"].to_json()["score"] == round(rows["b"].score, 4)
+    assert rows["b"].to_json()["first_place_share"] == 0.25
+    two = {row.bot_id: row for row in standings([game(0, ["a", "b"], [0]), game(1, ["a", "b"], [])], {})
+           if row.game == "slyyde"}
+    assert two["a"].score == two["a"].first_place_share == 0.75

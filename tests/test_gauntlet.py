@@ -20,7 +20,17 @@ from support import ARENA, REPO, arena, arena_environment, python_bot, random_bo
 from arena.bots.discovery import discover
 from arena.model import GameRecord
 from arena.play.gauntlet import Gauntlet, Table
-from arena.stats.sprt import Sprt, bounds, estimate, llr_logistic, logistic_score, mle_expected, pair_outcome
+from arena.stats.pentanomial import PairStats
+from arena.stats.sprt import (
+    Estimate,
+    Sprt,
+    bounds,
+    estimate,
+    llr_logistic,
+    logistic_score,
+    mle_expected,
+    pair_outcome,
+)
 from arena.store import Store
 
 # Reference LLRs from fishtest's published formulas: fishtest
@@ -28,9 +38,12 @@ from arena.store import Store
 # secular (scipy.optimize.brentq), MLE_expected and LLR_logistic, transcribed
 # line by line into a separate script and run with scipy 1.17.1 (brentq at
 # xtol=1e-14); arena's implementation (bisection) shares no code with it.
-# (elo0, elo1, pentanomial counts LL LD DD WD WW, LLR)
+# (elo0, elo1, pentanomial counts LL LD DD WD WW, LLR). Where a count is
+# zero, fishtest multiplies by the regularised number of pairs (10.004 for
+# the first row: 1.335630610106391 per 10 pairs, as the script first printed
+# it multiplying by 10, times 10.004 / 10).
 FISHTEST_LLR = [
-    (0, 50, [0, 0, 0, 0, 10], 1.335630610106391),
+    (0, 50, [0, 0, 0, 0, 10], 1.3361648623504334),
     (0, 50, [1, 3, 10, 6, 2], 0.5566943077137585),
     (-5, 5, [40, 200, 500, 210, 50], 2.242681678251681),
     (0, 10, [12, 80, 230, 90, 8], -0.9781064250663426),
@@ -75,6 +88,20 @@ def test_bounds_pairs_and_estimates():
         Sprt(50, 0)
     with pytest.raises(ValueError):
         Sprt(0, 50, alpha=1.5)
+
+
+def test_the_gauntlet_and_the_standings_estimate_alike():
+    """Issue 26: the same counts gave 116.7 and 117.4 Elo lower bounds in
+    the gauntlet (regularised) and in standings (not). One function now;
+    a candidate that won every pair is unbounded above in both."""
+    for counts in ([0, 1, 4, 9, 6], [0, 0, 3, 5, 12], [2, 0, 0, 0, 0], [0, 0, 0, 0, 7]):
+        found, stats = estimate(counts), PairStats("a", "b", tuple(counts))
+        assert found.score == stats.score and (found.low, found.high) == stats.elo_bounds()
+        low, high = stats.elo_interval()
+        assert found.low == (low if low is not None else found.low) and math.isinf(found.low) == (low is None)
+        assert found.high == (high if high is not None else found.high) and math.isinf(found.high) == (high is None)
+    assert estimate([0, 0, 0, 0, 7]).elo == math.inf and estimate([0, 0, 0, 0, 7]).low == math.inf
+    assert estimate([0] * 5) == Estimate(0.5, 0.0, -math.inf, math.inf)
 
 
 def _keys(folder):

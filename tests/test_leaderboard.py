@@ -189,7 +189,8 @@ def test_standings_match_elo_and_the_maximum_likelihood_fit(site):
         ranked = []
         for bot_id, cells in rows.items():
             expected = elo[table, bot_id]
-            rank, name, rating, error, _, elo_value, played, wins, losses, draws, score, forfeits, *reasons = cells
+            rank, name, rating, error, _, elo_value, played, wins, losses, draws, score, first, forfeits, *reasons \
+                = cells
             assert name == names[bot_id]
             fitted = ml[table][bot_id]
             if fitted.defined:
@@ -200,6 +201,8 @@ def test_standings_match_elo_and_the_maximum_likelihood_fit(site):
             assert float(elo_value) == pytest.approx(expected.elo, abs=1e-3)
             assert [int(played), int(wins), int(losses), int(draws), int(forfeits)] == \
                 [expected.games, expected.wins, expected.losses, expected.draws, expected.forfeits]
+            assert float(score) == pytest.approx(expected.score, abs=1e-4)
+            assert float(first) == pytest.approx(expected.first_place_share, abs=1e-4)
             assert [int(r) for r in reasons] == [expected.forfeits_by_reason.get(r, 0)
                                                  for r in pages.FORFEIT_REASONS]
             ranked.append((int(rank), float(rating)))
@@ -214,7 +217,7 @@ def test_standings_match_elo_and_the_maximum_likelihood_fit(site):
         section = text[text.index('data-table="detour"'):]
         row = re.search(rf'<tr data-bot-id="{re.escape(crasher)}">(.*?)</tr>', section, re.S)
         assert row and "unbounded: never won" in row.group(1) and "±" not in row.group(1)
-    assert int(tables["overall"][crasher][11]) == elo["overall", crasher].forfeits
+    assert int(tables["overall"][crasher][12]) == elo["overall", crasher].forfeits
 
 
 def test_the_solo_table_shows_average_and_best_rolls(site):
@@ -225,6 +228,14 @@ def test_the_solo_table_shows_average_and_best_rolls(site):
     page = (site.out / "index.html").read_text()
     solo = page[page.index('<section id="solo">'):]
     assert f'{sum(rolls) / 3:.2f}' in solo and f'data-value="{min(rolls)}"' in solo
+
+
+def test_a_solo_game_page_calls_its_tally_rolls_not_score(site):
+    """Score means pairwise points only; a game's own tally has its own name."""
+    games, _ = stored(site.db)
+    solo = next(g for g in games if g.players == 1)
+    page = (site.out / paths.game_path(solo.key)).read_text()
+    assert f"rolls {solo.scores[0]:g}</span>" in page and ">score " not in page
 
 
 def test_head_to_head_counts_every_pair(site):
@@ -626,9 +637,11 @@ def test_statistics_for_head_to_head():
     assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)  # the textbook Wilson interval
     assert pairs.wilson(1.0, 4)[1] == 1.0 and pairs.wilson(0.0, 0) == (0.0, 1.0)
     pair = pairs.Record(wins=10, draws=3, losses=0)
-    assert pairs.superiority(pair) == pytest.approx(0.99922, abs=1e-5)
-    assert pairs.family_classes([pairs.superiority(pair)]) == ["ev-strong-win"]
-    assert pairs.family_classes([0.5]) == ["ev-none"]
+    assert pairs.superiority(pair) == pytest.approx(1 - 0.5 ** 11, abs=1e-12)  # P(Bin(11, 1/2) <= 10)
+    assert pairs.sign_test(pair) == pytest.approx(2 * 0.5 ** 10, abs=1e-12)
+    assert pairs.family_classes([pair]) == ["ev-strong-win"]
+    assert pairs.family_classes([pairs.Record(wins=0, draws=0, losses=10)]) == ["ev-strong-loss"]
+    assert pairs.family_classes([pairs.Record(draws=4)]) == ["ev-none"]
 
 
 def test_history_chart_escapes_labels_and_thins_long_series():

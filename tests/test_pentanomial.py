@@ -83,11 +83,11 @@ def test_holm_adjusts_step_down():
     assert pairs.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
 
 
-def _matrix(strength: list[float], games: int, seed: int) -> list[float]:
-    """LOS of i over j (i < j) from simulated games: i wins with probability
+def _matrix(strength: list[float], games: int, seed: int) -> list[pairs.Record]:
+    """Records of i against j (i < j) from simulated games: i wins with probability
     s_i / (s_i + s_j) of the decisive games, a fifth are draws."""
     chooser = random.Random(seed)
-    los = []
+    records = []
     for i in range(len(strength)):
         for j in range(i + 1, len(strength)):
             record = pairs.Record()
@@ -98,12 +98,13 @@ def _matrix(strength: list[float], games: int, seed: int) -> list[float]:
                     record.wins += 1
                 else:
                     record.losses += 1
-            los.append(pairs.superiority(record))
-    return los
+            records.append(record)
+    return records
 
 
-def _uncorrected(los: float) -> bool:
-    """What the matrix coloured before: LOS at least 95% either way."""
+def _uncorrected(record: pairs.Record) -> bool:
+    """What the matrix coloured before Holm: LOS at least 95% either way."""
+    los = pairs.superiority(record)
     return los >= 0.95 or los <= 0.05
 
 
@@ -115,11 +116,11 @@ def test_equal_bots_colour_no_cell_and_a_dominant_bot_colours_all_its_cells():
     each of the others (40 games a pair) gets all 11 of its cells coloured, the others none."""
     chance = 0
     for seed in range(10):
-        los = _matrix([1.0] * 12, 20, seed)
-        chance += sum(map(_uncorrected, los))
-        assert pairs.family_classes(los) == ["ev-none"] * 66
+        records = _matrix([1.0] * 12, 20, seed)
+        chance += sum(map(_uncorrected, records))
+        assert pairs.family_classes(records) == ["ev-none"] * 66
     assert chance >= 10  # about 5% of the 660 pairs by chance alone (2.5% each way)
-    los = _matrix([9.0] + [1.0] * 11, 40, 1)
-    classes = pairs.family_classes(los)
+    records = _matrix([9.0] + [1.0] * 11, 40, 1)
+    classes = pairs.family_classes(records)
     assert all(cls in ("ev-win", "ev-strong-win") for cls in classes[:11])
     assert classes[11:] == ["ev-none"] * 55

@@ -114,15 +114,17 @@ def test_a_tournament_of_pods_stores_placements_and_its_ratings_table_matches_st
         for players, placements, key in stored:
             places = json.loads(placements)
             assert len(places) == players and min(places) == 1, key
-        ratings = conn.execute("SELECT table_name, bot_id, elo, joint, joint_low, joint_high, games, wins, draws, "
-                               "losses, forfeits FROM ratings ORDER BY table_name, bot_id").fetchall()
+        ratings = conn.execute("SELECT table_name, bot_id, elo, joint, joint_low, joint_high, joint_group, games, "
+                               "wins, draws, losses, forfeits, score, first_place_share FROM ratings "
+                               "ORDER BY table_name, bot_id").fetchall()
     rows = json.loads(arena("standings", "--format", "json", cwd=tmp_path, check=True).stdout)
     assert {row["table"] for row in rows} == {"detour", "detour/3p", "detour/4p", "roundabout", "roundabout/3p",
                                              "roundabout/4p", "overall"}
     assert all({"game", "players", "elo", "joint", "joint_low", "joint_high", "games", "wins"} <= set(row)
                for row in rows)
     expected = sorted((row["table"], row["bot_id"], row["elo"], row["joint"], row["joint_low"], row["joint_high"],
-                       row["games"], row["wins"], row["draws"], row["losses"], row["forfeits"]) for row in rows)
+                       row["joint_group"], row["games"], row["wins"], row["draws"], row["losses"], row["forfeits"],
+                       row["score"], row["first_place_share"]) for row in rows)
     assert ratings == expected
     again = arena(*args, cwd=tmp_path, check=True)
     assert "56 games planned, 56 already stored, 0 to play" in again.stderr

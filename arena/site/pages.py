@@ -55,19 +55,25 @@ def js(data: Any) -> str:
 
 def standing_rows(model: Model, table: str) -> list[dict[str, Any]]:
     """Standings of one table, best maximum-likelihood rating first, each
-    with where its interval bar goes."""
+    with where its interval bar goes. Where the table's bots fall into
+    groups that no game links, the rows come group by group (``group``
+    from 1; 0 where there is one group), each group's bars on a scale of
+    its own: ratings of two groups cannot be compared."""
     ml = model.ml.get(table) or Fitted()
     rows: list[dict[str, Any]] = []
     for bot_id, standing in model.ladder.tables.get(table, {}).items():
         rows.append({"info": model.infos[bot_id], "elo": standing, "ml": ml.get(bot_id),
+                     "group": ml.group_of(bot_id) or 0,
                      "forfeits": {reason: standing.forfeits_by_reason.get(reason, 0)
                                   for reason in FORFEIT_REASONS}})
     # A bound bot's rating is an ordering key only (never shown): never lost
     # above, never won below the rated ones, as their results place them.
-    rows.sort(key=lambda r: (BOUND_RANK.get(r["ml"].bound, 1) if r["ml"] else 4,
+    rows.sort(key=lambda r: (r["group"], BOUND_RANK.get(r["ml"].bound, 1) if r["ml"] else 4,
                              -(r["ml"].rating if r["ml"] else 0.0), -r["elo"].elo, r["info"].bot_id))
-    for row, bar in zip(rows, interval_bars([row["ml"] for row in rows])):
-        row["bar"] = bar
+    for group in dict.fromkeys(row["group"] for row in rows):
+        block = [row for row in rows if row["group"] == group]
+        for row, bar in zip(block, interval_bars([row["ml"] for row in block])):
+            row["bar"] = bar
     return rows
 
 
@@ -94,7 +100,7 @@ def h2h_matrix(model: Model, table: str, order: list[str]) -> list[dict[str, Any
     # One test per pair of bots (the matrix shows each pair twice, mirrored).
     family = [(i, j) for i in range(len(order)) for j in range(i + 1, len(order))
               if matrix[i]["cells"][j]["pair"] is not None]
-    classes = pairs.family_classes([matrix[i]["cells"][j]["los"] for i, j in family])
+    classes = pairs.family_classes([matrix[i]["cells"][j]["pair"] for i, j in family])
     for (i, j), cls in zip(family, classes):
         matrix[i]["cells"][j]["cls"] = cls
         matrix[j]["cells"][i]["cls"] = pairs.mirrored(cls)
@@ -167,8 +173,9 @@ def bot_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str, s
             for table in tables:
                 standing = model.ladder.tables.get(table, {}).get(info.bot_id)
                 if standing:
-                    per_table.append({"table": table, "elo": standing,
-                                      "ml": (model.ml.get(table) or Fitted()).get(info.bot_id)})
+                    fitted = model.ml.get(table) or Fitted()
+                    per_table.append({"table": table, "elo": standing, "ml": fitted.get(info.bot_id),
+                                      "group": fitted.group_of(info.bot_id)})
             records.append({"info": info, "tables": per_table, "hello_name": model.hello_names.get(info.bot_id),
                             "forfeits": len(model.forfeits.get(info.bot_id, [])),
                             "solo": model.solo_games.get(info.bot_id, 0)})

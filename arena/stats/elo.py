@@ -38,10 +38,20 @@ class Standing:
     draws: int = 0
     forfeits: int = 0
     forfeits_by_reason: dict[str, int] = field(default_factory=dict)
+    points: float = 0.0  # pairwise points (arena.results.points), summed over games
+    first_places: float = 0.0  # first places, a shared one shared (arena.results.first_place_shares)
 
     @property
     def score(self) -> float:
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+        """Pairwise points per game: the share of the seats it met that it
+        placed ahead of, ties counting half (what Elo and the joint fit count)."""
+        return self.points / self.games if self.games else 0.0
+
+    @property
+    def first_place_share(self) -> float:
+        """First places per game, a first place shared by m seats counting 1/m:
+        what a bot that plays only to win maximises."""
+        return self.first_places / self.games if self.games else 0.0
 
     def to_json(self) -> dict[str, Any]:
         game, players = table_parts(self.game)
@@ -50,7 +60,7 @@ class Standing:
                 "games": self.games,
                 "wins": self.wins, "losses": self.losses, "draws": self.draws,
                 "forfeits": self.forfeits, "forfeits_by_reason": dict(sorted(self.forfeits_by_reason.items())),
-                "score": round(self.score, 4)}
+                "score": round(self.score, 4), "first_place_share": round(self.first_place_share, 4)}
 
 
 def standings(games: Iterable[StoredGame], names: dict[str, str]) -> list[Standing]:
@@ -114,8 +124,12 @@ def rate_game(table: dict[str, Standing], name: str, game: StoredGame, names: di
         deltas[b] += float(new_b) - before[b]
     for bot, delta in deltas.items():
         table[bot].elo += delta
+    points = results.points(game.placements)
+    first = results.first_place_shares(game.placements)
     for seat, row in enumerate(rows):
         row.games += 1
+        row.points += points[seat]
+        row.first_places += first[seat]
         verdict = results.verdict(game.placements, seat)
         if verdict is results.Verdict.WIN:
             row.wins += 1

@@ -1,4 +1,7 @@
-"""Order-independent ratings: the Bradley-Terry maximum-likelihood fit.
+"""Order-independent ratings: the Bradley-Terry maximum-likelihood fit of
+two-seat tables, and the Plackett–Luce fit of tables with pods
+(:mod:`arena.stats.plackett`, which is Bradley–Terry at two seats), with the
+separation rules and groups both share.
 
 Incremental Elo depends on the order of the games; this fit does not. As in
 Ordo, a game between seats i and j is a score s (1 win, 1/2 draw, 0 loss)
@@ -11,9 +14,11 @@ so ratings are on the Elo scale. The ratings maximise the log-likelihood
     sum over games of  s log p_ij + (1 - s) log (1 - p_ij)
 
 which depends only on how many games each pair played and how many points
-each scored, never on their order. A game of more than two seats is one
-result between every pair of its seats held by two bots, by placement
-(:mod:`arena.results`), as in :mod:`arena.stats.elo`.
+each scored, never on their order. A game of more than two seats is *not*
+a set of independent pairwise results (its pairs share one game): tables
+holding such games are fitted by :func:`fit_placements`, over each game's
+whole placement. The pair table still gives head-to-head records and the
+"scored against" graph of the separation rules below.
 
 Only rating differences are identified, so each group of bots connected by
 games is anchored with its mean at 1500.
@@ -46,19 +51,20 @@ command): the Hessian is a weighted graph Laplacian L, the covariance of the
 centred ratings is its pseudo-inverse ``(L + J/n)^-1 - J/n`` (J all ones),
 and the interval is the rating plus or minus 1.96 standard deviations.
 
-Pure Python: a tournament has tens of bots, not thousands, and the games are
-first reduced to a table of pairs.
+Bradley–Terry is pure Python here: a tournament has tens of bots, not
+thousands, and the games are first reduced to a table of pairs.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from arena.model import StoredGame
 from arena.results import pairwise_between_bots
+from arena.stats import plackett
 from arena.stats.pairs import Z95, Record
 from arena.stats.tables import table_name
 
@@ -115,6 +121,14 @@ class Fitted(dict[str, MLRating]):
     def __init__(self) -> None:
         super().__init__()
         self.covariance: dict[tuple[str, str], float] = {}
+        self.groups = 0  # connected groups of bots: ratings of two groups share no scale
+
+    def group_of(self, bot: str) -> int | None:
+        """The bot's group counted from 1 where there are several, None
+        where there is one (or the bot is not rated): what standings, the
+        ratings table and the pages show beside a rating."""
+        rating = self.get(bot)
+        return rating.group + 1 if rating is not None and self.groups > 1 else None
 
     def superiority(self, a: str, b: str) -> float | None:
         """P(a is stronger than b) from the fitted difference and its
@@ -199,20 +213,115 @@ def fit(results: Iterable[tuple[str, str, float]] | PairTable, prior_draws: floa
                 raise ValueError(f"a score is between 0 and 1, got {score!r} for {a!r} vs {b!r}")
             table.add(a, b, score)
     ratings = Fitted()
-    for group, members in enumerate(_groups(table)):
+    groups = _groups(table)
+    ratings.groups = len(groups)
+    for group, members in enumerate(groups):
         if prior_draws > 0:
             _fit_group(table, members, prior_draws, anchor, group, ratings)
         else:
-            _fit_tiers(table, members, anchor, group, ratings)
+            def rate(bots: list[str], out: Fitted, group: int = group) -> None:
+                _fit_group(table, bots, 0.0, anchor, group, out, inside_only=True)
+            _fit_tiers(table, members, anchor, group, ratings, rate)
     return ratings
 
 
-def _fit_tiers(table: PairTable, members: list[str], anchor: float, group: int, out: Fitted) -> None:
+def fit_placements(table: PlacementTable, anchor: float = INITIAL) -> Fitted:
+    """The Plackett–Luce fit of whole placements (:mod:`arena.stats.plackett`),
+    without a prior, separation handled as in :func:`fit`: the tiers come
+    from the same pairwise "placed ahead of" graph, since a finite maximum
+    of Plackett–Luce exists exactly where that graph is strongly connected
+    (Hunter 2004, Assumption 1; a tie counts both ways). The main tier is
+    rated from each game's placement restricted to its bots: with the
+    bots above it at plus and those below at minus infinity (every game
+    places them wholly above or below it, or they would share its tier),
+    that is where the likelihood's maximum lies."""
+    ratings = Fitted()
+    totals = _totals(table.pairs)
+    groups = _groups(table.pairs)
+    ratings.groups = len(groups)
+    for group, members in enumerate(groups):
+        def rate(bots: list[str], out: Fitted, group: int = group) -> None:
+            _fit_placements(table, bots, anchor, group, totals, out)
+        _fit_tiers(table.pairs, members, anchor, group, ratings, rate)
+    return ratings
+
+
+class PlacementTable:
+    """The games of a table, each as its ``(place, bot)`` pairs in order
+    (a game's outcome whatever the seats), with how often each came, and
+    the pair table of the same games (for separation, head-to-head and the
+    counts)."""
+
+    def __init__(self) -> None:
+        self.games: dict[tuple[tuple[int, str], ...], int] = {}
+        self.pairs = PairTable()
+        self.pods = False  # holds a game of more than two seats
+
+    def add_game(self, game: StoredGame) -> None:
+        self.pairs.add_game(game)
+        outcome = tuple(sorted(zip(game.placements, game.seats)))
+        self.games[outcome] = self.games.get(outcome, 0) + 1
+        self.pods = self.pods or game.players > 2
+
+    def tie_groups(self) -> list[tuple[list[list[str]], int]]:
+        """Every distinct outcome as its tie groups (the bots placed equal,
+        best first) and its count; a game of one bot in every seat says
+        nothing and is left out."""
+        found = []
+        for outcome, count in self.games.items():
+            if len({bot for _, bot in outcome}) < 2:
+                continue
+            groups: list[list[str]] = []
+            for k, (place, bot) in enumerate(outcome):
+                if k and place == outcome[k - 1][0]:
+                    groups[-1].append(bot)
+                else:
+                    groups.append([bot])
+            found.append((groups, count))
+        return found
+
+
+def _totals(table: PairTable) -> dict[str, tuple[int, float]]:
+    """Pairwise games and points of every bot of a pair table."""
+    totals: dict[str, tuple[int, float]] = {}
+    for (a, b), count in table.games.items():
+        scored = table.points[a, b]
+        games_a, points_a = totals.get(a, (0, 0.0))
+        games_b, points_b = totals.get(b, (0, 0.0))
+        totals[a] = games_a + count, points_a + scored
+        totals[b] = games_b + count, points_b + count - scored
+    return totals
+
+
+def _fit_placements(table: PlacementTable, members: list[str], anchor: float, group: int,
+                    totals: dict[str, tuple[int, float]], out: Fitted) -> None:
+    """Plackett–Luce over every game's placement restricted to ``members``
+    (a game left with fewer than two seats says nothing about them)."""
+    index = {bot: k for k, bot in enumerate(members)}
+    games = []
+    for groups, count in table.tie_groups():
+        kept = [[index[bot] for bot in tied if bot in index] for tied in groups]
+        kept = [tied for tied in kept if tied]
+        if sum(len(tied) for tied in kept) >= 2:
+            games.append((kept, float(count)))
+    ratings, covariance = plackett.fit(len(members), plackett.Rankings(games))
+    for bot, k in index.items():
+        games_played, points = totals[bot]
+        out[bot] = MLRating(bot, anchor + float(ratings[k]), Z95 * math.sqrt(max(0.0, float(covariance[k, k]))),
+                            games_played, points, group)
+        for other, j in index.items():
+            out.covariance[bot, other] = float(covariance[k, j])
+
+
+def _fit_tiers(table: PairTable, members: list[str], anchor: float, group: int, out: Fitted,
+               rate: Callable[[list[str], Fitted], None]) -> None:
     """The maximum-likelihood fit of one connected group without a prior:
-    rate the main tier, bound the rest (see Separation above)."""
+    rate the main tier, bound the rest (see Separation above). ``rate``
+    fits a set of bots from the games among them (Bradley–Terry on the pair
+    table, or Plackett–Luce on the placements) into a Fitted."""
     tiers = tiers_of(table, members)
     if len(tiers) == 1:
-        _fit_group(table, members, 0.0, anchor, group, out)
+        rate(members, out)
         return
     tier_of = {bot: k for k, tier in enumerate(tiers) for bot in tier}
     scored_out = [False] * len(tiers)  # scored a point against a bot of another tier
@@ -235,7 +344,7 @@ def _fit_tiers(table: PairTable, members: list[str], anchor: float, group: int, 
     order = Fitted()
     _fit_group(table, members, ORDER_PRIOR_DRAWS, anchor, group, order)
     if main is not None:
-        _fit_group(table, tiers[main], 0.0, anchor, group, out, inside_only=True)
+        rate(tiers[main], out)
     for k, tier in enumerate(tiers):
         if k == main:
             continue
@@ -424,14 +533,15 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
 
 
 class JointTables:
-    """The pair tables of every game and of all games together (table
-    ``overall``): what the fit and head-to-head read. The site adds games one
-    at a time, in the same pass that feeds :class:`arena.stats.elo.Ladder`;
-    ``games`` adds a whole list at once. Solo games have no pairs and are
-    left out."""
+    """The placement and pair tables of every game and player count and of
+    all games together (table ``overall``): what the fit and head-to-head
+    read. The site adds games one at a time, in the same pass that feeds
+    :class:`arena.stats.elo.Ladder`; ``games`` adds a whole list at once.
+    Solo games have no pairs and are left out."""
 
     def __init__(self, games: Iterable[StoredGame] = (), overall: str = "overall") -> None:
         self.overall = overall
+        self.placements: dict[str, PlacementTable] = {}
         self.pairs: dict[str, PairTable] = {}
         for game in games:
             self.add(game)
@@ -440,8 +550,17 @@ class JointTables:
         if game.players < 2:
             return
         for name in (table_name(game.game, game.players), self.overall):
-            self.pairs.setdefault(name, PairTable()).add_game(game)
+            table = self.placements.get(name)
+            if table is None:
+                table = self.placements[name] = PlacementTable()
+                self.pairs[name] = table.pairs
+            table.add_game(game)
 
-    def fit(self, prior_draws: float = PRIOR_DRAWS) -> dict[str, Fitted]:
-        """Fitted ratings per table and bot."""
-        return {name: fit(table, prior_draws) for name, table in self.pairs.items()}
+    def fit(self) -> dict[str, Fitted]:
+        """Fitted ratings per table and bot, without a prior: Bradley–Terry
+        where a table holds only two-seat games (Plackett–Luce at two seats,
+        fitted from the smaller pair table), Plackett–Luce over whole
+        placements where it holds a pod game (a game table of 3 or 4 seats,
+        or ``overall`` with pods in it: one model for every count)."""
+        return {name: fit_placements(table) if table.pods else fit(table.pairs)
+                for name, table in self.placements.items()}

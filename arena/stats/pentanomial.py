@@ -56,8 +56,18 @@ def pentanomial(pair_scores: Iterable[float]) -> tuple[int, int, int, int, int]:
 
 def elo_difference(score: float) -> float | None:
     """The Elo difference that expects ``score`` per game; None at 0 or 1."""
-    if not 0.0 < score < 1.0:
-        return None
+    elo = logistic_elo(score)
+    return None if math.isinf(elo) else elo
+
+
+def logistic_elo(score: float) -> float:
+    """The Elo difference that expects ``score`` per game (fishtest's
+    logistic Elo, the inverse of ``1 / (1 + 10^(-elo/400))``); infinite at
+    a score of 0 or 1."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
@@ -97,10 +107,16 @@ class PairStats:
     def elo(self) -> float | None:
         return elo_difference(self.score)
 
+    def elo_bounds(self, z: float = Z95) -> tuple[float, float]:
+        """95% interval of the Elo difference, an end at a score of 0 or 1
+        infinite: the one interval the standings, the site and the
+        gauntlet (:func:`arena.stats.sprt.estimate`) print."""
+        return logistic_elo(self.score - z * self.error), logistic_elo(self.score + z * self.error)
+
     def elo_interval(self, z: float = Z95) -> tuple[float | None, float | None]:
-        """95% interval of the Elo difference; an unbounded end is None."""
-        return elo_difference(max(self.score - z * self.error, 0.0)), \
-            elo_difference(min(self.score + z * self.error, 1.0))
+        """:meth:`elo_bounds` with an unbounded end None (as JSON has no infinity)."""
+        low, high = self.elo_bounds(z)
+        return (None if math.isinf(low) else low), (None if math.isinf(high) else high)
 
     @property
     def los(self) -> float:

@@ -14,7 +14,8 @@ The test is fishtest's generalized SPRT (GSPRT) in **logistic Elo**, as
 says ``L(elo1)``, with ``L(x) = 1 / (1 + 10^(-x/400))``; the log-likelihood
 ratio is ``N * sum_i p_i log(p1_i / p0_i)``, where ``p`` is the observed
 distribution of the five outcomes (zero counts regularised to 1e-3, as
-fishtest's ``regularize`` does) and ``p0``, ``p1`` are the maximum-likelihood
+fishtest's ``regularize`` does, and ``N`` the regularised count, as
+fishtest's ``results_to_pdf`` returns it) and ``p0``, ``p1`` are the maximum-likelihood
 distributions under the constraint that their mean is ``L(elo0)``,
 ``L(elo1)`` (``MLE_expected``: ``p_i / (1 + x (a_i - s))`` with ``x`` the
 root of the secular equation ``sum_i p_i (a_i - s) / (1 + x (a_i - s)) = 0``,
@@ -41,24 +42,16 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from arena.stats.pentanomial import PairStats, logistic_elo
+
 OUTCOMES = 5  # pair scores 0, 1/2, 1, 3/2, 2
 NAMES = ("LL", "LD", "DD", "WD", "WW")  # index 2 holds DD and WL alike
 REGULARIZE = 1e-3  # fishtest's LLRcalc.regularize
-Z95 = 1.959963984540054
 
 
 def logistic_score(elo: float) -> float:
     """Expected score per game of a bot ``elo`` points stronger (``L_`` in fishtest)."""
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
-
-
-def logistic_elo(score: float) -> float:
-    """The inverse of :func:`logistic_score`; infinite at a score of 0 or 1."""
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
 
 
 def pair_outcome(points: Sequence[float]) -> int:
@@ -67,14 +60,15 @@ def pair_outcome(points: Sequence[float]) -> int:
     return round(2 * sum(points))
 
 
-def _distribution(counts: Sequence[float]) -> list[tuple[float, float]]:
-    """``(a_i, p_i)``: pair score per game and its regularised frequency
-    (fishtest's ``results_to_pdf`` after ``regularize``)."""
+def _distribution(counts: Sequence[float]) -> tuple[float, list[tuple[float, float]]]:
+    """The regularised number of pairs and ``(a_i, p_i)``: pair score per
+    game and its regularised frequency (fishtest's ``results_to_pdf`` after
+    ``regularize``, which returns both)."""
     if len(counts) != OUTCOMES:
         raise ValueError(f"pentanomial counts are five numbers, got {list(counts)!r}")
     regular = [count if count > 0 else REGULARIZE for count in counts]
     total = sum(regular)
-    return [(i / (OUTCOMES - 1), count / total) for i, count in enumerate(regular)]
+    return total, [(i / (OUTCOMES - 1), count / total) for i, count in enumerate(regular)]
 
 
 def _secular(pdf: list[tuple[float, float]]) -> float:
@@ -112,10 +106,10 @@ def llr_logistic(elo0: float, elo1: float, counts: Sequence[float]) -> float:
     for pentanomial ``counts`` (fishtest's ``LLR_logistic``); 0 before any pair."""
     if sum(counts) == 0:
         return 0.0
-    pdf = _distribution(counts)
+    pairs, pdf = _distribution(counts)
     pdf0, pdf1 = (mle_expected(pdf, logistic_score(elo)) for elo in (elo0, elo1))
     per_pair = sum(p * (math.log(q1) - math.log(q0)) for (_, p), (_, q0), (_, q1) in zip(pdf, pdf0, pdf1))
-    return sum(counts) * per_pair
+    return pairs * per_pair  # fishtest multiplies by the regularised count too
 
 
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
@@ -126,8 +120,8 @@ def bounds(alpha: float, beta: float) -> tuple[float, float]:
 @dataclass(frozen=True)
 class Estimate:
     """The candidate's score per game over pairs, and its logistic Elo with a
-    95% interval from the variance of the pair scores (as fishtest's
-    ``stat_util.get_elo`` does for pentanomial results)."""
+    95% interval from the variance of the pair scores; an end the data leave
+    unbounded (a score of 0 or 1 within reach) is infinite."""
 
     score: float
     elo: float
@@ -135,15 +129,21 @@ class Estimate:
     high: float
 
 
-def estimate(counts: Sequence[float]) -> Estimate:
-    """The Elo estimate; with zero counts regularised like the test (so a
-    candidate that won every pair gets a large finite Elo, not infinity)."""
-    pdf = _distribution(counts)
-    pairs = max(1.0, float(sum(counts)))
-    mean = sum(a * p for a, p in pdf)
-    variance = sum(p * (a - mean) ** 2 for a, p in pdf)
-    half = Z95 * math.sqrt(variance / pairs)
-    return Estimate(mean, logistic_elo(mean), logistic_elo(mean - half), logistic_elo(mean + half))
+def estimate(counts: Sequence[int]) -> Estimate:
+    """The Elo estimate, by the one function standings and the site use for
+    pair statistics (:class:`arena.stats.pentanomial.PairStats`), so the
+    gauntlet and the standings print the same interval for the same counts.
+    Unregularised: the 1e-3 pairs fishtest adds to empty counts keep its
+    logarithms finite, which the LLR needs and an estimate does not (they
+    would turn a candidate that won every pair into a large finite Elo that
+    reports the regularisation, not the games)."""
+    if len(counts) != OUTCOMES:
+        raise ValueError(f"pentanomial counts are five numbers, got {list(counts)!r}")
+    stats = PairStats("candidate", "opponent", (counts[0], counts[1], counts[2], counts[3], counts[4]))
+    if not stats.pairs:
+        return Estimate(0.5, 0.0, -math.inf, math.inf)
+    low, high = stats.elo_bounds()
+    return Estimate(stats.score, logistic_elo(stats.score), low, high)
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,17 @@
 data define no finite joint rating (a bot that never lost or never won
 against the rest, see :mod:`arena.stats.joint`), ``joint``, ``joint_low``
 and ``joint_high`` are None and ``joint_bound`` says why ("never lost",
-"never won", "separated"); otherwise ``joint_bound`` is None. Each row's ``pairs`` lists
+"never won", "separated"); otherwise ``joint_bound`` is None. Where a
+table's bots fall into several groups that no game links (A and B played
+each other, C and D each other, never across), each group's ratings have
+their own scale (each centred at 1500) and cannot be compared:
+``joint_group`` numbers the row's group from 1 and the rows come group by
+group; with one group it is None. Each row's ``pairs`` lists
 the bot's seat-swapped pair statistics against every bot it met in pairs at
 that table (:class:`arena.stats.pentanomial.PairStats`, this bot as ``a``):
-counts, score, Elo difference and interval, LOS, draw ratio. What
+counts, score, Elo difference and interval, LOS, draw ratio. ``score`` is
+pairwise points per game (:mod:`arena.results`), as everywhere;
+``first_place_share`` is first places per game, a shared one shared. What
 ``arena standings`` prints and what a tournament writes to the ``ratings``
 table of the database are these rows, computed from the stored games every
 time: the table in the database is a cache of them, never a second truth.
@@ -24,7 +31,7 @@ from typing import Any
 from arena import results
 from arena.model import StoredGame
 from arena.stats.elo import Ladder
-from arena.stats.joint import JointTables
+from arena.stats.joint import Fitted, JointTables
 from arena.stats.pentanomial import SeatSwappedPairs
 from arena.stats.tables import table_name
 
@@ -74,11 +81,14 @@ def compute(games: Iterable[StoredGame], names: dict[str, str]) -> Standings:
         add_seat_shares(seats, game)
     fitted = joint.fit()
     rows = []
-    for standing in ladder.ranked():
+    standings = ladder.ranked()
+    tables = list(dict.fromkeys(standing.game for standing in standings))
+    for standing in sorted(standings, key=lambda s: (tables.index(s.game), _group(fitted, s.game, s.bot_id))):
         row = standing.to_json()
         table_fit = fitted.get(standing.game)
         rating = table_fit.get(standing.bot_id) if table_fit is not None else None
         defined = rating is not None and rating.defined
+        row["joint_group"] = table_fit.group_of(standing.bot_id) if table_fit is not None else None
         row["joint"] = round(rating.rating, 1) if rating and defined else None
         row["joint_low"] = round(rating.low, 1) if rating and defined else None
         row["joint_high"] = round(rating.high, 1) if rating and defined else None
@@ -91,8 +101,42 @@ def compute(games: Iterable[StoredGame], names: dict[str, str]) -> Standings:
     return Standings(rows, ladder.history, dict(sorted(seats.items())), pairs)
 
 
+def _group(fitted: dict[str, Fitted], table: str, bot_id: str) -> int:
+    """Sort key: a table's bots group by group (all in one where there is one)."""
+    table_fit = fitted.get(table)
+    return (table_fit.group_of(bot_id) or 0) if table_fit is not None else 0
+
+
 def _met(pairs: SeatSwappedPairs, table: str) -> list[tuple[str, str]]:
     return list(pairs.counts.get(table, {}))
+
+
+GROUPS_APART = ("no game links one group to another, so ratings compare only within a group "
+                "(each group's mean is 1500)")
+
+
+def text_table(rows: list[dict[str, Any]]) -> list[str]:
+    """The rows as ``arena standings`` prints them: a table where a
+    table's bots fall into several groups is printed group by group, each
+    block headed by its group and why the blocks are apart."""
+    lines = [f"{'table':15} {'bot':20} {'version':12} {'elo':>7} {'joint (95%)':>22} {'games':>6} {'wins':>5} "
+             f"{'losses':>6} {'draws':>5} {'forfeits':>8} {'score':>6} {'first':>6}"]
+    groups: dict[str, int] = {}
+    for row in rows:
+        if row["joint_group"] is not None:
+            groups[row["table"]] = max(groups.get(row["table"], 0), row["joint_group"])
+    block = None
+    for row in rows:
+        if row["joint_group"] is not None and (row["table"], row["joint_group"]) != block:
+            block = row["table"], row["joint_group"]
+            lines.append(f"{row['table']}: group {row['joint_group']} of {groups[row['table']]}"
+                         + (f" ({GROUPS_APART})" if row["joint_group"] == 1 else ""))
+        joint = f"unbounded: {row['joint_bound']}" if row["joint_bound"] else "" if row["joint"] is None else \
+            f"{row['joint']:.0f} ({row['joint_low']:.0f} to {row['joint_high']:.0f})"
+        lines.append(f"{row['table']:15} {row['bot'][:20]:20} {row['version']:12} {row['elo']:7.1f} {joint:>22} "
+                     f"{row['games']:6} {row['wins']:5} {row['losses']:6} {row['draws']:5} {row['forfeits']:8} "
+                     f"{row['score']:6.3f} {row['first_place_share']:6.3f}")
+    return lines
 
 
 def to_csv(rows: list[dict[str, Any]]) -> str:
