@@ -110,7 +110,9 @@ def test_a_rerun_plays_only_the_missing_pairs(tmp_path):
     assert "pairs 4 [" in again.stderr and "(stored)" in again.stderr and "(4 games played)" in again.stderr
     keys = _keys(tmp_path)
     assert len(keys) == len(set(keys)) == 12
-    assert all(key.startswith("g1/slyyde/rand_a@") for key in keys)
+    assert all(key.startswith("g/slyyde/rand_a@") for key in keys)
+    with closing(sqlite3.connect(tmp_path / "gauntlet.db")) as db:  # the rerun kept the secret key it drew
+        assert db.execute("SELECT count(*), max(seed) FROM dice_key").fetchone() == (1, None)
 
 
 @pytest.mark.slow

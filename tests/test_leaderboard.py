@@ -30,7 +30,7 @@ from arena import results
 from arena.bots.discovery import discover
 from arena.games import GAMES
 from arena.games.playout import random_playout
-from arena.model import BotSpec, Forfeit, GameRecord, Job, Limits, Termination
+from arena.model import BotSpec, DiceKey, Forfeit, GameRecord, Job, Limits, Termination
 from arena.play.events import replay
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
@@ -91,7 +91,7 @@ def _play_as_script_bot(db: Path, bots: Path) -> None:
     alpha = next(spec for spec in discover([bots]) if spec.name == "alpha")
     hostile = BotSpec(XSS_NAME, alpha.command, alpha.path, hashlib.sha256(b"xss").hexdigest())
     entrants = [Entrant(hostile, frozenset(["slyyde", "detour"])), Entrant(alpha, frozenset(["slyyde", "detour"]))]
-    jobs = plan_round_robin(entrants, ["slyyde", "detour"], 1, 77)
+    jobs = plan_round_robin(entrants, ["slyyde", "detour"], 1, DiceKey.from_seed(77))
     specs = {hostile.bot_id: hostile, alpha.bot_id: alpha}
     with Store(db, writer=True) as store:
         store.add_bots([hostile])

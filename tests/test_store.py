@@ -121,6 +121,7 @@ def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_i
     with closing(sqlite3.connect(db)) as conn:  # as the schema before replays left it
         conn.execute("ALTER TABLE games DROP COLUMN replay")
         conn.execute("ALTER TABLE games DROP COLUMN replay_format")
+        conn.execute("DROP TABLE dice_key")
         conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(before)])
         conn.commit()
     with pytest.raises(StoreError, match="older schema"):

@@ -30,7 +30,7 @@ from arena.bots.process import BotProcess
 from arena.bots.protocol import handshake
 from arena.bots.warden import kill_uid
 from arena.errors import ArenaError
-from arena.model import FORFEITS, BotSpec, Limits, Termination
+from arena.model import FORFEITS, BotSpec, DiceKey, Limits, Termination
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
 
@@ -93,7 +93,7 @@ def zoo_pair(zoo_dir: Path, bot: str, game: str, command: tuple[str, ...] | None
         zoo_spec = dataclasses.replace(zoo_spec, command=(command[0], str(zoo_dir / f"{bot}.py")))
         opponent = dataclasses.replace(opponent, command=(command[0], str(RANDOM_BOT)))
     entrants = [Entrant(zoo_spec, frozenset([game])), Entrant(opponent, frozenset([game]))]
-    jobs = plan_round_robin(entrants, [game], 1, seed=8)
+    jobs = plan_round_robin(entrants, [game], 1, DiceKey.from_seed(8))
     return {zoo_spec.bot_id: zoo_spec, opponent.bot_id: opponent}, jobs, zoo_spec
 
 

@@ -38,9 +38,13 @@ def game_log(folder: Path, job: Job, seat: int, name: str) -> Path:
     return folder / f"game-{digest}-seat{seat}-{_safe(name)}.stderr.log"
 
 
-def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits,
-               log_dir: Path | None) -> Generator[GameRecord, None, None]:
-    folder = match_log_dir(log_dir, jobs) if log_dir else None
+def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits, log_dir: Path | None,
+               folder: Path | None = None) -> Generator[GameRecord, None, None]:
+    """Play the jobs in order, each bot one process while it can (BotSeat
+    starts a fresh one for a game on a seed the last one played). The
+    stderr logs go to ``folder``, by default the match's own under ``log_dir``."""
+    if folder is None and log_dir:
+        folder = match_log_dir(log_dir, jobs)
     seats: dict[str, BotSeat] = {}
     try:
         for job in jobs:
