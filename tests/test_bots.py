@@ -133,7 +133,7 @@ def test_search_bot_answers_in_time_and_uses_it(timeout, specs):
 
 def test_search_bot_with_a_fixed_budget_replays_a_game_exactly(specs):
     search = specs["search_bot"]
-    fixed = BotSpec("search_fixed", (*search.command, "--samples", "20"), search.path, "f" * 64)
+    fixed = BotSpec("search_fixed", (*search.command, "--samples", "20"), search.path, search.content_hash)
     jobs = pairs(fixed, specs["greedy_bot"], "detour", 1, seed=21)
     first = play_all([jobs], [fixed, specs["greedy_bot"]], Limits(move_timeout=2.0))
     second = play_all([jobs], [fixed, specs["greedy_bot"]], Limits(move_timeout=2.0))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import hashlib
 import json
 import os
 import re
@@ -89,7 +88,7 @@ def _play_as_script_bot(db: Path, bots: Path) -> None:
     """A bot whose name no file can carry: same program, stored through the
     library exactly as a tournament stores its games."""
     alpha = next(spec for spec in discover([bots]) if spec.name == "alpha")
-    hostile = BotSpec(XSS_NAME, alpha.command, alpha.path, hashlib.sha256(b"xss").hexdigest())
+    hostile = BotSpec(XSS_NAME, alpha.command, alpha.path, alpha.content_hash)
     entrants = [Entrant(hostile, frozenset(["slyyde", "detour"])), Entrant(alpha, frozenset(["slyyde", "detour"]))]
     jobs = plan_round_robin(entrants, ["slyyde", "detour"], 1, DiceKey.from_seed(77))
     specs = {hostile.bot_id: hostile, alpha.bot_id: alpha}

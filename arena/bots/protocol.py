@@ -9,8 +9,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arena.bots.discovery import content_hash
 from arena.bots.process import BotProcess, encode_json
-from arena.errors import BotCrashed, BotError, BotProtocolError, IllegalAnswer
+from arena.errors import BotChanged, BotCrashed, BotError, BotProtocolError, IllegalAnswer
 from arena.games.base import Action, State
 from arena.model import BotSpec, Job, Limits
 
@@ -94,6 +95,7 @@ class BotSeat:
         """The bot's process, started and greeted first if it is not running."""
         with self._killing_on_failure():
             if self.process is None:
+                check_unchanged(self.spec)
                 self._seeds = set()
                 self.process = BotProcess(self.spec, self.limits, self.stderr_log)
                 hello = handshake(self.process, self.limits.startup_timeout)
@@ -174,6 +176,19 @@ class _KillingOnFailure:
                 seat.process.kill()
                 seat.process = None
         # None: whatever was raised goes on
+
+
+def check_unchanged(spec: BotSpec) -> None:
+    """Hash the bot's files again before a process of it starts: a bot that
+    rewrote itself since planning would otherwise play as the version it
+    was. The seat forfeits, and the next run plays the new version."""
+    try:
+        now = content_hash(Path(spec.path))
+    except OSError as exc:
+        raise BotChanged(f"bot files changed since planning (hash {spec.content_hash[:12]}, "
+                         f"now unreadable: {exc.strerror or exc})") from None
+    if now != spec.content_hash:
+        raise BotChanged(f"bot files changed since planning (hash {spec.content_hash[:12]}, now {now[:12]})")
 
 
 # id(board) -> (board, its JSON): a game's board never changes, and holding
