@@ -646,6 +646,7 @@ def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, b
         click.echo(line + (f" ({played} games played)" if played else " (stored)"), err=True)
 
     with Store(db, writer=True) as store:
+        _keep_dice_key(store, planned.key)
         _setup_logging(log_dir)
         progress = run_gauntlet(planned, store, LocalExecutor(jobs), limits, log_dir, sprt, limit, 2 * jobs,
                                 report)
