@@ -6,11 +6,10 @@ import functools
 import json
 import logging
 import os
-import random
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +20,15 @@ from arena.bots.discovery import discover
 from arena.errors import ArenaError
 from arena.games import GAMES
 from arena.games.base import InvalidOptions
-from arena.model import GameRecord, Job, Limits, Termination
+from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
 from arena.play.executors import Executor
 from arena.play.match import match_log_dir, play_match
-from arena.play.plan import plan_rotations
+from arena.play.plan import group_into_matches, plan_rotations
 from arena.play.tournament import (
     Interrupted,
     Plan,
     check_request,
+    dice_key_for,
     plan_solo_series,
     plan_tournament,
     play_missing,
@@ -41,6 +41,9 @@ from arena.store import Store, check_database
 DEFAULT_DB = "arena.db"
 DEFAULT_OUT = "leaderboard"
 DEFAULT_LOGS = "logs"
+SEED_HELP = ("Make the dice from this number, to repeat a run exactly. Anyone who knows it can "
+             "predict every die: never for a public tournament.")
+SEED_DEFAULT = "  [default: a secret key drawn at random]"
 
 
 def _fail_cleanly(command):
@@ -245,7 +248,7 @@ def _say_skipped_files() -> None:
               help="Rounds: a seat-swapped pair per pair of bots, or a set of pods, per game.")
 @click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
               help="Games played at once.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Tournament seed.")
+@click.option("--seed", type=int, default=None, help=SEED_HELP + " Kept in --db: a rerun resumes on it." + SEED_DEFAULT)
 @limits_options
 @click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
               help="The results database (SQLite).")
@@ -272,8 +275,10 @@ def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, 
     request = check_request(games, player_counts, list(option_texts))
     runner = make_executor(executor, jobs, scheduler_address, worker_timeout, notify=_say)
     check_database(db)
-    plan = plan_tournament(list(bot_dirs), request, rounds, seed, limits)
+    key = dice_key_for(db, seed)
+    plan = plan_tournament(list(bot_dirs), request, rounds, key, limits)
     with Store(db, writer=True) as store:
+        _keep_dice_key(store, key)
         for probe in plan.unusable:
             click.echo(f"skipping {probe.spec.name}: {probe.problem}", err=True)
         for balance in plan.balances:
@@ -298,6 +303,16 @@ def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, 
             "ratings %.2f s, site %.2f s", missing, played - started, len(board.added), rated - played,
             time.perf_counter() - rated)
     click.echo(f"leaderboard: {index}")
+
+
+def _keep_dice_key(store: Store, key: DiceKey) -> None:
+    """Store the run's dice key; say so where the database holds games
+    from before arena kept one (they stay, and are not resumed)."""
+    legacy = store.count_games() if store.dice_key() is None else 0
+    store.keep_dice_key(key)
+    if legacy:
+        click.echo(f"{legacy} games in {store.path} were played before arena kept a dice key (their dice were "
+                   "public): they stay as they are, and this run plans its own games anew", err=True)
 
 
 def _say(message: str) -> None:
@@ -335,7 +350,7 @@ def _play_with_progress(plan: Plan, store: Store, runner: Executor, limits: Limi
 @click.option("--game", "game_name", required=True, help="The game to play.")
 @click.option("--rounds", type=click.IntRange(min=1), default=1, show_default=True,
               help="Rounds: each plays every rotation of the seats on one seed.")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=int, default=None, help=SEED_HELP + SEED_DEFAULT)
 @click.option("--option", "option_texts", multiple=True, metavar="GAME.NAME=VALUE",
               help="A game option, e.g. detour.pieces=4 (repeatable).")
 @bots_option
@@ -360,10 +375,12 @@ def match(bot_names, game_name, rounds, seed, option_texts, bot_dirs, move_timeo
             raise ArenaError(f"bot {probe.spec.name} does not play {request.games[0]} "
                              f"(it plays: {', '.join(sorted(probe.entrant.games))})")
     specs = [found[name] for name in bot_names]
-    jobs = plan_rotations(specs, request.games[0], rounds, seed, request.options.get(request.games[0], {}))
-    click.echo(f"the bots' stderr goes to {match_log_dir(log_dir, jobs)}", err=True)
+    jobs = plan_rotations(specs, request.games[0], rounds, DiceKey.chosen(seed),
+                          request.options.get(request.games[0], {}))
+    folder = match_log_dir(log_dir, jobs)
+    click.echo(f"the bots' stderr goes to {folder}", err=True)
     points = dict.fromkeys(bot_names, 0.0)
-    for record in play_match(jobs, {spec.bot_id: spec for spec in specs}, limits, log_dir):
+    for record in _play_in_lanes(jobs, {spec.bot_id: spec for spec in specs}, limits, folder):
         names = [next(s.name for s in specs if s.bot_id == bot_id) for bot_id in record.job.seats]
         for name, earned in zip(names, results.points(record.placements)):
             points[name] += earned
@@ -373,6 +390,15 @@ def match(bot_names, game_name, rounds, seed, option_texts, bot_dirs, move_timeo
         click.echo(f"{' vs '.join(names)}: {_result_words(record.placements, names)} [{how}]")
     click.echo("score: " + ", ".join(f"{name} {points[name]:g}" for name in bot_names)
                + f" (of {len(jobs)} games)")
+
+
+def _play_in_lanes(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits,
+                   folder: Path) -> Iterator[GameRecord]:
+    """The games of a match, each rotation's across the rounds in turn,
+    so each bot process plays every round and no two games on one seed;
+    their stderr logs all in ``folder``."""
+    for lane in group_into_matches(jobs, 1):
+        yield from play_match(lane, specs, limits, None, folder)
 
 
 def _result_words(placements: tuple[int, ...], names: list[str]) -> str:
@@ -470,7 +496,7 @@ def build_leaderboard(db, out):
 @click.argument("bot_name")
 @click.option("--games", "count", type=click.IntRange(min=1), default=10, show_default=True,
               help="Solo games to play.")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=int, default=None, help=SEED_HELP + " Kept in --db: a rerun resumes on it." + SEED_DEFAULT)
 @bots_option
 @limits_options
 @click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
@@ -485,8 +511,11 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
 
     limits = _limits(move_timeout, startup_timeout)
     log_dir = _log_dir_beside(db, log_dir)
-    jobs, spec = plan_solo_series(discover(list(bot_dirs)), bot_name, game_name, count, seed)
+    check_database(db)
+    key = dice_key_for(db, seed)
+    jobs, spec = plan_solo_series(discover(list(bot_dirs)), bot_name, game_name, count, key)
     with Store(db, writer=True) as store:
+        _keep_dice_key(store, key)
         play_missing(Plan(jobs, {spec.bot_id: spec}, []), store, LocalExecutor(1), limits, log_dir)
         keys = {job.key for job in jobs}
         scores = [g.scores[0] for g in store.games(solo=True) if g.key in keys and g.scores]
@@ -505,7 +534,7 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
               help="A bot to play against (1 to 3 of them; repeat the option).")
 @click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
               help="Your seat, from 0 (the rules document says who starts).")
-@click.option("--seed", type=int, default=None, help="Dice seed (default: random).")
+@click.option("--seed", type=int, default=None, help=SEED_HELP + SEED_DEFAULT)
 @click.option("--option", "option_texts", multiple=True, metavar="GAME.NAME=VALUE",
               help="A game option, e.g. detour.pieces=4 (repeatable).")
 @click.option("--web", is_flag=True, help="Play in the browser: serve the game on 127.0.0.1 and print its address.")
@@ -543,14 +572,14 @@ def play(game_name, bot_names, seat, seed, option_texts, web, port, open_page, h
     if port or open_page or human_timeout is not None:
         raise ArenaError("--port, --open and --human-timeout go with --web")
     names = (*bot_names[:seat], "you", *bot_names[seat:])
-    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     game = request.games[0]
-    job = Job(f"play/{game}/{seed}", game, names, seed, options=request.options.get(game, {}))
+    job = Job(f"play/{game}/0", game, names, DiceKey.chosen(seed).derive(f"play/{game}/0"),
+              options=request.options.get(game, {}))
     folder = match_log_dir(log_dir, [job])
     logs = {number: game_log(folder, job, number, name) for number, name in enumerate(names) if number != seat}
     bots = [BotSeat(specs[name], limits, logs[number]) for number, name in enumerate(names) if number != seat]
     seats: list[Seat] = [*bots[:seat], HumanSeat(), *bots[seat:]]
-    click.echo(f"seed {seed}; the bots' stderr goes to {folder}")
+    click.echo(("dice from a secret key" if seed is None else f"seed {seed}") + f"; the bots' stderr goes to {folder}")
     try:
         record = play_game(job, seats, limits.move_timeout)
     except (KeyboardInterrupt, click.Abort):  # click's prompt turns Ctrl-C and end of input into Abort
@@ -567,7 +596,7 @@ def _play_web(game: str, options: dict[str, Any], bots: list[Any], seat: int, se
     from arena.web.server import PlaySetup, bind, serve
 
     sock = bind(port)
-    setup = PlaySetup(game, options, tuple(bots), seat, seed, limits, human_timeout, log_dir)
+    setup = PlaySetup(game, options, tuple(bots), seat, DiceKey.chosen(seed), limits, human_timeout, log_dir)
     serve(setup, sock, open_page, click.echo)
 
 
@@ -601,7 +630,7 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
               help="Most pairs to play in all  [default: 2000 with --sprt, else 100]")
 @click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
               help="Games played at once (a batch is twice as many pairs).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Gauntlet seed.")
+@click.option("--seed", type=int, default=None, help=SEED_HELP + " Kept in --db: a rerun resumes on it." + SEED_DEFAULT)
 @bots_option
 @limits_options
 @click.option("--db", type=click.Path(path_type=Path), default="gauntlet.db", show_default=True)
@@ -629,7 +658,8 @@ def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, b
     limits = _limits(move_timeout, startup_timeout)
     log_dir = _log_dir_beside(db, log_dir)
     check_database(db)
-    planned = plan_gauntlet(list(bot_dirs), candidate, list(opponents), request, bool(games), seed, limits)
+    planned = plan_gauntlet(list(bot_dirs), candidate, list(opponents), request, bool(games),
+                            dice_key_for(db, seed), limits)
     tables = ", ".join(f"{t.opponent.name} at {t.game}" for t in planned.tables)
     click.echo(f"gauntlet: {candidate} against {tables}; logs in {log_dir}; at most {limit} pairs"
                + (f", SPRT H0 elo {sprt.elo0:g} vs H1 elo {sprt.elo1:g}, bounds "
@@ -640,6 +670,7 @@ def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, b
         click.echo(line + (f" ({played} games played)" if played else " (stored)"), err=True)
 
     with Store(db, writer=True) as store:
+        _keep_dice_key(store, planned.key)
         _setup_logging(log_dir)
         progress = run_gauntlet(planned, store, LocalExecutor(jobs), limits, log_dir, sprt, limit, 2 * jobs,
                                 report)

@@ -24,6 +24,11 @@ class BotProtocolError(BotError):
     """A bot sent something that is not a valid protocol message."""
 
 
+class BotChanged(BotError):
+    """A bot's files are not the version that was planned: they changed
+    between planning and the start of one of its processes."""
+
+
 class IllegalAnswer(ValueError):
     """A well-formed answer naming an action that was not offered."""
 

@@ -8,6 +8,9 @@ ratings and the site can all use these types without importing each other.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -77,6 +80,49 @@ class BotSpec:
         return cls(data["name"], tuple(data["command"]), data["path"], data["content_hash"])
 
 
+def keyed_int(secret: bytes, label: str) -> int:
+    """HMAC-SHA256 of ``label`` under ``secret``, as 63 bits (an SQLite
+    INTEGER): without the secret, no label's value says anything about
+    another's, however many a bot has seen."""
+    digest = hmac.new(secret, label.encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class DiceKey:
+    """The secret every dice seed of a run is derived from.
+
+    Drawn from ``secrets`` unless the run was given ``--seed``, in which
+    case it is a hash of that number, so the run can be repeated (and
+    predicted, by anyone who knows the number). ``seed`` is that number,
+    None for a drawn key. It is never sent to a bot: a bot gets a game id
+    and a seed for its own choices, both keyed hashes of its game's dice
+    seed (Job.game_id, Job.bot_seed)."""
+
+    secret: bytes
+    seed: int | None = None
+
+    @classmethod
+    def draw(cls) -> DiceKey:
+        return cls(secrets.token_bytes(32))
+
+    @classmethod
+    def from_seed(cls, seed: int) -> DiceKey:
+        return cls(hashlib.sha256(f"arena dice key from seed {seed}".encode()).digest(), seed)
+
+    @classmethod
+    def chosen(cls, seed: int | None) -> DiceKey:
+        """``--seed``'s key, or a drawn one without it."""
+        return cls.draw() if seed is None else cls.from_seed(seed)
+
+    def derive(self, label: str) -> int:
+        """The dice seed of what ``label`` names (a pair, a pod, a round)."""
+        return keyed_int(self.secret, label)
+
+    def __repr__(self) -> str:  # never the secret in a log or a traceback
+        return f"DiceKey(seed={self.seed!r})"
+
+
 @dataclass(frozen=True)
 class Job:
     """One game to play: which game, who sits where, with which seed.
@@ -102,6 +148,22 @@ class Job:
     def from_json(cls, data: dict[str, Any]) -> Job:
         return cls(data["key"], data["game"], tuple(data["seats"]), data["seed"], data["round"],
                    data["order"], data["options"])
+
+    @property
+    def game_id(self) -> str:
+        """What names the game to its bots: a keyed hash of the key under
+        the game's dice seed, so it tells nothing of the seed, the bots or
+        the round, nor which other games share this one's dice."""
+        return f"{keyed_int(self._secret, 'game id/' + self.key):016x}"
+
+    def bot_seed(self, seat: int) -> int:
+        """The seed a seat's bot gets for its own choices: from it no die
+        can be computed, and it differs between games that share dice."""
+        return keyed_int(self._secret, f"bot seed/{self.key}/{seat}")
+
+    @property
+    def _secret(self) -> bytes:
+        return self.seed.to_bytes(8, "big", signed=True)
 
 
 @dataclass(frozen=True)

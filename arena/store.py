@@ -28,7 +28,7 @@ import sqlite_utils
 
 from arena import results
 from arena.errors import StoreError
-from arena.model import BotSpec, DecisionTimes, Forfeit, GameRecord, StoredGame, Termination
+from arena.model import BotSpec, DecisionTimes, DiceKey, Forfeit, GameRecord, StoredGame, Termination
 from arena.stats.standings import Standings
 
 APPLICATION = "arena"
@@ -135,8 +135,20 @@ def _rating_groups_v9(db: sqlite_utils.Database) -> None:
     db.table("ratings").add_column("first_place_share", float)
 
 
+def _dice_key_v10(db: sqlite_utils.Database) -> None:
+    """The key every dice seed of this database's games is derived from
+    (arena.model.DiceKey): one row, written by the first run that plans
+    games here, read by every run after it, so a resumed run plays the
+    missing games on the same dice. ``seed`` is the --seed the key was made
+    from, NULL for a key drawn at random (a secret only this file holds).
+    Databases from before have no row: their games were played on dice
+    anyone could compute from the game ids, and stay as they are; the next
+    run draws a key and plans anew under keys of a new form."""
+    db.table("dice_key").create({"id": int, "secret": str, "seed": int, "made_at": float}, pk="id")
+
+
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
-              _replays_v7, _referee_failures_v8, _rating_groups_v9]
+              _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -171,6 +183,23 @@ def check_database(path: Path) -> None:
     if version > SCHEMA_VERSION:
         raise StoreError(f"{str(path)!r} was written by a newer arena (schema {version}; "
                          f"this arena reads up to {SCHEMA_VERSION})")
+
+
+def stored_dice_key(path: Path) -> DiceKey | None:
+    """The dice key a database holds, read without writing to it (a run
+    reads it to plan before it takes the lock); None for no file, or one
+    without a key. Call check_database first."""
+    if not path.exists() or path.stat().st_size == 0:
+        return None
+    immutable = "" if path.with_name(path.name + "-wal").exists() else "&immutable=1"
+    conn = sqlite3.connect(f"file:{urllib.parse.quote(str(path))}?mode=ro{immutable}", uri=True)
+    try:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='dice_key'").fetchone():
+            return None
+        row = conn.execute("SELECT secret, seed FROM dice_key WHERE id = 1").fetchone()
+    finally:
+        conn.close()
+    return None if row is None else DiceKey(bytes.fromhex(row[0]), row[1])
 
 
 class Store:
@@ -234,6 +263,19 @@ class Store:
         self.close()
 
     # -- writing ----------------------------------------------------------------
+
+    def keep_dice_key(self, key: DiceKey) -> None:
+        """Store the run's dice key if this database has none; refuse one
+        that differs from the stored key (another run stored its own between
+        this run's look at the file and its lock)."""
+        with self.db.conn:
+            self.db.execute("BEGIN IMMEDIATE")
+            stored = self.dice_key()
+            if stored is None:
+                self.db.table("dice_key").insert({"id": 1, "secret": key.secret.hex(), "seed": key.seed,
+                                                  "made_at": time.time()})
+            elif stored != key:
+                raise StoreError(f"{str(self.path)!r} got another dice key while this run planned: run again")
 
     def add_bots(self, specs: list[BotSpec], hello_names: dict[str, str] | None = None) -> None:
         """Store bot versions; ``hello_names`` (by bot id) are what their
@@ -299,6 +341,12 @@ class Store:
                  for (table, bot_id), points in standings.history.items() for number, elo in points])
 
     # -- reading ----------------------------------------------------------------
+
+    def dice_key(self) -> DiceKey | None:
+        """The dice key stored here, or None (a new database, or one from
+        before arena kept one)."""
+        row = self.db.execute("SELECT secret, seed FROM dice_key WHERE id = 1").fetchone()
+        return None if row is None else DiceKey(bytes.fromhex(row[0]), row[1])
 
     def count_games(self) -> int:
         return self.db.execute("SELECT count(*) FROM games").fetchone()[0]

@@ -21,7 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from arena.model import Limits  # noqa: E402
+from arena.model import DiceKey, Limits  # noqa: E402
 from arena.play.dask_executor import DaskExecutor  # noqa: E402
 from arena.play.executors import LocalExecutor  # noqa: E402
 from arena.play.tournament import check_request, plan_tournament, play_missing  # noqa: E402
@@ -55,7 +55,8 @@ def main() -> None:
         for n in range(args.bots):
             shutil.copy(REPO / "bots" / "random_bot.py", bots / f"random{n}.py")
         limits = Limits()
-        plan = plan_tournament([bots], check_request(args.games.split(",")), args.rounds, args.seed, limits)
+        plan = plan_tournament([bots], check_request(args.games.split(",")), args.rounds,
+                              DiceKey.from_seed(args.seed), limits)
         print(f"{len(plan.jobs)} games of {args.games}, {args.bots} random bots, {args.rounds} rounds")
         for jobs in (1, 2):
             measure(f"local, {jobs} job{'s' * (jobs > 1)}", LocalExecutor(jobs), plan, limits, folder)

@@ -45,7 +45,7 @@ from arena.bots.discovery import discover
 from arena.errors import ArenaError
 from arena.games import GAMES, get_game
 from arena.games.dice import stream_seed
-from arena.model import FORFEITS, BotSpec, GameRecord, Job, Limits
+from arena.model import FORFEITS, BotSpec, DiceKey, GameRecord, Job, Limits
 from arena.play.executors import LocalExecutor
 from arena.play.plan import plan_round_robin
 from arena.play.tournament import probe_bots
@@ -164,7 +164,7 @@ def ladder_jobs(specs: list[BotSpec], game: str, pairs: int, seed: int) -> list[
     from arena.play.plan import Entrant
 
     entrants = [Entrant(spec, frozenset([game])) for spec in specs]
-    return plan_round_robin(entrants, [game], pairs, seed)
+    return plan_round_robin(entrants, [game], pairs, DiceKey.from_seed(seed))
 
 
 def independent_jobs(a: BotSpec, b: BotSpec, game: str, pairs: int, seed: int) -> list[Job]:

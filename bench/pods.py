@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from arena.model import BotSpec, Limits  # noqa: E402
+from arena.model import BotSpec, DiceKey, Limits  # noqa: E402
 from arena.play.executors import LocalExecutor  # noqa: E402
 from arena.play.plan import Entrant, plan_pods  # noqa: E402
 from arena.play.tournament import check_request, plan_tournament, play_missing  # noqa: E402
@@ -43,7 +43,7 @@ def planning() -> None:
                     for n in range(count)]
         for seats in (3, 4):
             started = time.perf_counter()
-            jobs, [balance] = plan_pods(entrants, ["detour"], seats, 1, seed=1)
+            jobs, [balance] = plan_pods(entrants, ["detour"], seats, 1, DiceKey.from_seed(1))
             elapsed = time.perf_counter() - started
             print(f"  {count:3} bots {seats} seats: {balance.pods:5} pods {len(jobs):6} games "
                   f"{elapsed * 1000:8.1f} ms  pods per bot {balance.per_bot[0]}-{balance.per_bot[1]}, "
@@ -72,7 +72,8 @@ def tournament(games: list[str], rounds: list[int], move_timeout: float) -> None
             print(f"\n{game}, four house bots in pods of four, {move_timeout:g} s a move")
             with Store(folder / f"{game}.db", writer=True) as store:
                 for count in rounds:
-                    plan = plan_tournament([bots], check_request([game], [4]), count, 1, limits)
+                    plan = plan_tournament([bots], check_request([game], [4]), count, DiceKey.from_seed(1),
+                                           limits)
                     started = time.perf_counter()
                     played = play_missing(plan, store, LocalExecutor(2), limits, None)
                     elapsed = time.perf_counter() - started

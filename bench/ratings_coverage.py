@@ -43,7 +43,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from arena.model import BotSpec, StoredGame, Termination  # noqa: E402
+from arena.model import BotSpec, DiceKey, StoredGame, Termination  # noqa: E402
 from arena.play.plan import Entrant, plan_pods, plan_round_robin  # noqa: E402
 from arena.stats.joint import Z95, Fitted, JointTables, fit  # noqa: E402
 from arena.stats.tables import OVERALL, table_name  # noqa: E402
@@ -70,9 +70,10 @@ def placements(true: dict[str, float], seats: tuple[str, ...], ties: float,
 def tournament(true: dict[str, float], rounds: int, seed: int, ties: float,
                chooser: random.Random) -> list[StoredGame]:
     entrants = [Entrant(BotSpec(name, ("true",), name, f"{name:0<12}"), frozenset({GAME})) for name in true]
-    jobs = plan_round_robin(entrants, [GAME], rounds, seed)
+    key = DiceKey.from_seed(seed)
+    jobs = plan_round_robin(entrants, [GAME], rounds, key)
     for players in (3, 4):
-        jobs += plan_pods(entrants, [GAME], players, rounds, seed)[0]
+        jobs += plan_pods(entrants, [GAME], players, rounds, key)[0]
     names = {e.spec.bot_id: e.spec.name for e in entrants}
     games = []
     for job in jobs:

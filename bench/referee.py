@@ -34,6 +34,7 @@ decisions; with four there are about six a game.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import resource
@@ -51,7 +52,7 @@ from arena.bots.discovery import discover  # noqa: E402
 from arena.bots.process import BotProcess, encode_line  # noqa: E402
 from arena.bots.protocol import BotSeat, game_start_line  # noqa: E402
 from arena.games import GAMES  # noqa: E402
-from arena.model import Limits  # noqa: E402
+from arena.model import DiceKey, Limits  # noqa: E402
 from arena.play.plan import plan_rotations  # noqa: E402
 from arena.play.referee import play_game  # noqa: E402
 
@@ -138,7 +139,11 @@ def measure(game: str, seats: int, decisions: int, limits: Limits) -> tuple[int,
             made = games = sent = round_number = 0
             times = [0.0] * 6
             while made < decisions:
-                for job in plan_rotations(specs, game, 1, seed=round_number):
+                key = DiceKey.from_seed(round_number)
+                for rotation in plan_rotations(specs, game, 1, key):
+                    # Dice of its own for each rotation: a bot process never plays two
+                    # games on one seed, and these players are to stay the same processes.
+                    job = dataclasses.replace(rotation, seed=key.derive(rotation.key))
                     recorder.lines.clear()
                     started, cpu_started = time.perf_counter(), time.process_time()
                     record = play_game(job, [players[bot_id] for bot_id in job.seats], limits.move_timeout)

@@ -20,7 +20,7 @@ from arena.bots.protocol import BotSeat
 from arena.games import GAMES, get_game
 from arena.games.base import CHANCE
 from arena.games.dice import DiceStreams
-from arena.model import FORFEITS, BotSpec, Job, Limits, Termination
+from arena.model import FORFEITS, BotSpec, DiceKey, Job, Limits, Termination
 from arena.play.events import replay
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
@@ -51,7 +51,7 @@ def fixed_budget(search: BotSpec, samples: str = SEARCH_SAMPLES) -> BotSpec:
 
 def pairs(a: BotSpec, b: BotSpec, game: str, rounds: int, seed: int) -> list[Job]:
     entrants = [Entrant(a, frozenset([game])), Entrant(b, frozenset([game]))]
-    return plan_round_robin(entrants, [game], rounds, seed)
+    return plan_round_robin(entrants, [game], rounds, DiceKey.from_seed(seed))
 
 
 def play_all(matches: list[list[Job]], specs: list[BotSpec], limits: Limits) -> list:
@@ -133,7 +133,7 @@ def test_search_bot_answers_in_time_and_uses_it(timeout, specs):
 
 def test_search_bot_with_a_fixed_budget_replays_a_game_exactly(specs):
     search = specs["search_bot"]
-    fixed = BotSpec("search_fixed", (*search.command, "--samples", "20"), search.path, "f" * 64)
+    fixed = BotSpec("search_fixed", (*search.command, "--samples", "20"), search.path, search.content_hash)
     jobs = pairs(fixed, specs["greedy_bot"], "detour", 1, seed=21)
     first = play_all([jobs], [fixed, specs["greedy_bot"]], Limits(move_timeout=2.0))
     second = play_all([jobs], [fixed, specs["greedy_bot"]], Limits(move_timeout=2.0))

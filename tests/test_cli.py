@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from support import ARENA, arena, arena_environment, python_bot, random_bots
 
+from arena.store import MIGRATIONS
+
 
 @pytest.fixture
 def workdir(tmp_path):
@@ -41,15 +43,71 @@ def test_tournament_stores_every_planned_game_and_resumes(workdir):
     assert "alpha" in html and "gamma" in html
 
 
-def test_the_same_seed_gives_the_same_results(tmp_path):
+def test_the_same_seed_gives_the_same_games_and_no_seed_other_dice(tmp_path):
     outcomes = []
-    for run in ("one", "two"):
+    for run, seed in (("one", ["--seed", "42"]), ("two", ["--seed", "42"]), ("three", []), ("four", [])):
         folder = tmp_path / run
         random_bots(folder / "bots", ["alpha", "beta"])
-        arena("tournament", "--games", "slyyde", "--rounds", "3", "--seed", "42", cwd=folder, check=True)
+        arena("tournament", "--games", "slyyde", "--rounds", "3", *seed, cwd=folder, check=True)
         with closing(sqlite3.connect(folder / "arena.db")) as db:
-            outcomes.append(db.execute("SELECT key, winners, termination, seed FROM games ORDER BY key").fetchall())
-    assert outcomes[0] == outcomes[1]
+            outcomes.append(db.execute("SELECT key, winners, termination, seed, placements, record FROM games "
+                                       "ORDER BY key").fetchall())
+    assert outcomes[0] == outcomes[1]  # every event of every game, byte for byte
+    seeds = [{row[3] for row in outcome} for outcome in outcomes]
+    assert len(seeds[0]) == 3 and seeds[2].isdisjoint(seeds[3]) and seeds[2].isdisjoint(seeds[0])
+    assert {row[5] for row in outcomes[2]}.isdisjoint({row[5] for row in outcomes[3]})
+
+
+def test_a_rerun_keeps_the_stored_dice_key_and_refuses_another_seed(tmp_path):
+    random_bots(tmp_path / "bots", ["alpha", "beta"])
+    secret = tmp_path / "secret.db"
+    arena("tournament", "--games", "slyyde", "--rounds", "1", "--db", str(secret), cwd=tmp_path, check=True)
+    with closing(sqlite3.connect(secret)) as db:
+        [(key, seed)] = db.execute("SELECT secret, seed FROM dice_key").fetchall()
+        first = db.execute("SELECT key, seed FROM games ORDER BY key").fetchall()
+    assert seed is None and len(bytes.fromhex(key)) == 32
+    again = arena("tournament", "--games", "slyyde", "--rounds", "2", "--db", str(secret), cwd=tmp_path, check=True)
+    assert "4 games planned, 2 already stored, 2 to play" in again.stderr
+    with closing(sqlite3.connect(secret)) as db:
+        assert db.execute("SELECT secret, seed FROM dice_key").fetchall() == [(key, None)]
+        assert set(first) <= set(db.execute("SELECT key, seed FROM games").fetchall())
+    mixed = arena("tournament", "--games", "slyyde", "--rounds", "2", "--db", str(secret), "--seed", "1",
+                  cwd=tmp_path)
+    assert mixed.returncode == 1
+    assert mixed.stderr == (f"Error: --seed 1 would mix dice: the games in '{secret}' are on a secret key; "
+                            "leave --seed out to resume, or use another --db\n")
+    seeded = tmp_path / "seeded.db"
+    arena("tournament", "--games", "slyyde", "--rounds", "1", "--db", str(seeded), "--seed", "3", cwd=tmp_path,
+          check=True)
+    other = arena("tournament", "--games", "slyyde", "--rounds", "1", "--db", str(seeded), "--seed", "4",
+                  cwd=tmp_path)
+    assert other.returncode == 1
+    assert other.stderr == (f"Error: --seed 4 differs from the seed of the games in '{seeded}' (3); "
+                            "leave --seed out to resume, or use another --db\n")
+    same = arena("tournament", "--games", "slyyde", "--rounds", "1", "--db", str(seeded), cwd=tmp_path, check=True)
+    assert "2 games planned, 2 already stored, 0 to play" in same.stderr
+
+
+def test_a_database_from_before_the_dice_key_keeps_its_games_and_plans_anew(tmp_path):
+    random_bots(tmp_path / "bots", ["alpha", "beta"])
+    arena("tournament", "--games", "slyyde", "--rounds", "1", "--seed", "1", cwd=tmp_path, check=True)
+    with closing(sqlite3.connect(tmp_path / "arena.db")) as db:  # as arena left it before it kept a key
+        db.execute("DROP TABLE dice_key")
+        db.execute("UPDATE games SET key = 't1' || substr(key, 2)")
+        db.execute("UPDATE results SET game_key = 't1' || substr(game_key, 2)")
+        before = next(n for n, migration in enumerate(MIGRATIONS) if "dice_key" in migration.__name__)
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(before)])
+        db.commit()
+    run = arena("tournament", "--games", "slyyde", "--rounds", "1", cwd=tmp_path, check=True)
+    assert ("2 games in arena.db were played before arena kept a dice key (their dice were public): they stay "
+            "as they are, and this run plans its own games anew") in run.stderr
+    assert "2 games planned, 0 already stored, 2 to play" in run.stderr
+    with closing(sqlite3.connect(tmp_path / "arena.db")) as db:
+        keys = sorted(row[0] for row in db.execute("SELECT key FROM games"))
+        assert db.execute("SELECT seed FROM dice_key").fetchall() == [(None,)]
+    assert [key[:3] for key in keys] == ["t/s", "t/s", "t1/", "t1/"]
+    rows = json.loads(arena("standings", "--format", "json", cwd=tmp_path, check=True).stdout)
+    assert {row["games"] for row in rows} == {4}
 
 
 def test_a_forfeiting_bot_loses_and_the_tournament_goes_on(workdir):

@@ -33,7 +33,7 @@ from arena.bots.discovery import discover
 from arena.bots.process import BotProcess
 from arena.bots.protocol import handshake
 from arena.errors import ArenaError
-from arena.model import Limits
+from arena.model import DiceKey, Job, Limits
 
 # Whole tournaments in real processes: the slow set (-m "not slow" leaves it out).
 pytestmark = pytest.mark.slow
@@ -335,7 +335,8 @@ def test_a_local_dask_cluster_stores_what_the_local_executor_stores(bots, refere
     files = set((tmp_path / "logs" / "bots").rglob("*.log"))
     assert files and files <= paths
     assert sorted(line for path in files for line in path.read_text().splitlines()) == sorted(
-        f"game {game['key']} seat {seat}" for game in reference[:PLANNED] for seat in range(2))
+        f"game {Job(game['key'], game['game'], (), game['seed']).game_id} seat {seat}"
+        for game in reference[:PLANNED] for seat in range(2))
     # The workers' own log lines reached this machine's log file.
     log = (tmp_path / "logs" / "arena.log").read_text()
     assert "dask-worker tcp://127.0.0.1:" in log and "playing" in log
@@ -527,7 +528,8 @@ def test_a_game_on_which_two_workers_die_is_a_referee_failure(bots, tmp_path):
 def test_long_matches_come_back_in_parts_and_store_the_same(bots, reference, tmp_path, monkeypatch,
                                                           caplog):
     """A task plays a match for a few seconds and hands back what it played;
-    with no seconds at all, every seat-swapped pair is a task of its own."""
+    with no seconds at all, every game is a task of its own (a match holds
+    no two games on one seed, so it may be cut after any game)."""
     from arena.play.dask_executor import DaskExecutor
     from arena.play.plan import group_into_matches
     from arena.play.tournament import check_request, plan_tournament, play_missing
@@ -536,15 +538,15 @@ def test_long_matches_come_back_in_parts_and_store_the_same(bots, reference, tmp
     monkeypatch.chdir(tmp_path)
     caplog.set_level(logging.INFO, logger="arena")
     limits = Limits(move_timeout=20, startup_timeout=60)
-    plan = plan_tournament([bots], check_request(["slyyde"]), 4, 7, limits)
+    plan = plan_tournament([bots], check_request(["slyyde"]), 4, DiceKey.from_seed(7), limits)
     executor = DaskExecutor(2, task_seconds=0)
     with Store("arena.db", writer=True) as store:
         assert play_missing(plan, store, executor, limits, Path("logs")) == PLANNED
     assert stored(tmp_path / "arena.db") == reference
     parts = [r.getMessage() for r in caplog.records if " games played on " in r.getMessage()]
     matches = group_into_matches(plan.jobs, executor.jobs)
-    assert len(matches) < len(parts) == PLANNED // 2
-    assert all(": 2 games played on tcp://127.0.0.1:" in message for message in parts)
+    assert len(matches) < len(parts) == PLANNED
+    assert all(": 1 games played on tcp://127.0.0.1:" in message for message in parts)
 
 
 def test_a_scheduler_without_arena_is_one_clear_line(bots, tmp_path):

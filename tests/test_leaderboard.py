@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import hashlib
 import json
 import os
 import re
@@ -30,7 +29,7 @@ from arena import results
 from arena.bots.discovery import discover
 from arena.games import GAMES
 from arena.games.playout import random_playout
-from arena.model import BotSpec, Forfeit, GameRecord, Job, Limits, Termination
+from arena.model import BotSpec, DiceKey, Forfeit, GameRecord, Job, Limits, Termination
 from arena.play.events import replay
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
@@ -89,9 +88,9 @@ def _play_as_script_bot(db: Path, bots: Path) -> None:
     """A bot whose name no file can carry: same program, stored through the
     library exactly as a tournament stores its games."""
     alpha = next(spec for spec in discover([bots]) if spec.name == "alpha")
-    hostile = BotSpec(XSS_NAME, alpha.command, alpha.path, hashlib.sha256(b"xss").hexdigest())
+    hostile = BotSpec(XSS_NAME, alpha.command, alpha.path, alpha.content_hash)
     entrants = [Entrant(hostile, frozenset(["slyyde", "detour"])), Entrant(alpha, frozenset(["slyyde", "detour"]))]
-    jobs = plan_round_robin(entrants, ["slyyde", "detour"], 1, 77)
+    jobs = plan_round_robin(entrants, ["slyyde", "detour"], 1, DiceKey.from_seed(77))
     specs = {hostile.bot_id: hostile, alpha.bot_id: alpha}
     with Store(db, writer=True) as store:
         store.add_bots([hostile])

@@ -14,8 +14,7 @@ from support import arena, random_bots
 
 from arena.errors import ArenaError
 from arena.games import GAMES
-from arena.games.dice import stream_seed
-from arena.model import BotSpec
+from arena.model import BotSpec, DiceKey
 from arena.play.events import replay
 from arena.play.plan import Entrant, plan_pods, plan_round_robin
 from arena.play.tournament import check_request
@@ -28,7 +27,7 @@ def entrants(count: int, games=("detour", "roundabout")) -> list[Entrant]:
 
 
 def test_a_pod_plays_every_rotation_of_its_seats_on_one_seed():
-    jobs, _ = plan_pods(entrants(3), ["roundabout"], 3, 1, seed=5)
+    jobs, _ = plan_pods(entrants(3), ["roundabout"], 3, 1, DiceKey.from_seed(5))
     assert len(jobs) == 3
     assert len({job.seed for job in jobs}) == 1
     seats = [job.seats for job in jobs]
@@ -38,9 +37,9 @@ def test_a_pod_plays_every_rotation_of_its_seats_on_one_seed():
 
 
 def test_the_plan_is_deterministic_and_more_rounds_only_add_games():
-    first, _ = plan_pods(entrants(12), ["detour"], 4, 2, seed=9)
-    again, _ = plan_pods(entrants(12), ["detour"], 4, 2, seed=9)
-    more, _ = plan_pods(entrants(12), ["detour"], 4, 3, seed=9)
+    first, _ = plan_pods(entrants(12), ["detour"], 4, 2, DiceKey.from_seed(9))
+    again, _ = plan_pods(entrants(12), ["detour"], 4, 2, DiceKey.from_seed(9))
+    more, _ = plan_pods(entrants(12), ["detour"], 4, 3, DiceKey.from_seed(9))
     assert first == again
     assert more[:len(first)] == first and len(more) > len(first)
     assert len({job.key for job in more}) == len(more)
@@ -48,7 +47,7 @@ def test_the_plan_is_deterministic_and_more_rounds_only_add_games():
 
 @pytest.mark.parametrize("bots, seats", [(12, 3), (12, 4), (40, 4)])
 def test_a_balanced_subset_gives_every_bot_the_same_number_of_pods(bots, seats):
-    jobs, [balance] = plan_pods(entrants(bots), ["detour"], seats, 2, seed=3)
+    jobs, [balance] = plan_pods(entrants(bots), ["detour"], seats, 2, DiceKey.from_seed(3))
     assert not balance.all_combinations
     assert balance.per_bot[0] == balance.per_bot[1]
     per_bot: dict[str, int] = {}
@@ -60,17 +59,18 @@ def test_a_balanced_subset_gives_every_bot_the_same_number_of_pods(bots, seats):
 
 
 def test_few_bots_play_every_combination():
-    jobs, [balance] = plan_pods(entrants(5), ["detour"], 3, 1, seed=3)
+    jobs, [balance] = plan_pods(entrants(5), ["detour"], 3, 1, DiceKey.from_seed(3))
     assert balance.all_combinations and balance.pods == 10 and len(jobs) == 30
     assert balance.per_pair == (3, 3)
 
 
-def test_two_seat_keys_are_unchanged_and_options_make_their_own_games():
-    plain = plan_round_robin(entrants(2), ["detour"], 1, seed=4)
-    assert plain[0].key == f"t4/detour/r0/{plain[0].seats[0]}/{plain[0].seats[1]}"
-    assert plain[0].seed == stream_seed(4, "detour/0/bot00/bot01")
-    four = plan_round_robin(entrants(2), ["detour"], 1, seed=4, options={"detour": {"pieces": 4}})
-    assert four[0].key.startswith("t4/detour[pieces=4]/r0/") and four[0].options == {"pieces": 4}
+def test_two_seat_keys_name_the_game_and_options_make_their_own_games():
+    key = DiceKey.from_seed(4)
+    plain = plan_round_robin(entrants(2), ["detour"], 1, key)
+    assert plain[0].key == f"t/detour/r0/{plain[0].seats[0]}/{plain[0].seats[1]}"
+    assert plain[0].seed == key.derive("detour/0/bot00/bot01")
+    four = plan_round_robin(entrants(2), ["detour"], 1, key, options={"detour": {"pieces": 4}})
+    assert four[0].key.startswith("t/detour[pieces=4]/r0/") and four[0].options == {"pieces": 4}
     assert four[0].seed != plain[0].seed
 
 

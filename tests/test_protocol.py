@@ -13,7 +13,7 @@ from support import folder_bot, random_bots
 from arena.bots.discovery import discover
 from arena.bots.protocol import canonical, parse_action
 from arena.errors import BotProtocolError
-from arena.model import Limits, Termination
+from arena.model import DiceKey, Limits, Termination
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
 
@@ -70,7 +70,7 @@ def _one_pair(tmp_path: Path, scripted_steps: list[dict]) -> list:
     folder_bot(bots, "scripted", SCRIPTED, [str(script)])
     specs = {s.name: s for s in discover([bots])}
     entrants = [Entrant(specs["scripted"], frozenset(["slyyde"])), Entrant(specs["opponent"], frozenset(["slyyde"]))]
-    jobs = plan_round_robin(entrants, ["slyyde"], 1, seed=5)[:1]
+    jobs = plan_round_robin(entrants, ["slyyde"], 1, DiceKey.from_seed(1))[:1]
     assert jobs[0].seats[0].startswith("opponent") or jobs[0].seats[0].startswith("scripted")
     return list(play_match(jobs, {s.bot_id: s for s in specs.values()}, LIMITS, tmp_path / "logs"))
 
@@ -105,7 +105,7 @@ def test_real_traffic_matches_the_schemas(tmp_path):
     folder_bot(bots, "recorder", RECORDING, [str(log)])
     specs = {s.name: s for s in discover([bots])}
     entrants = [Entrant(spec, frozenset(["slyyde"])) for spec in specs.values()]
-    jobs = plan_round_robin(entrants, ["slyyde"], 2, seed=11)
+    jobs = plan_round_robin(entrants, ["slyyde"], 2, DiceKey.from_seed(11))
     records = list(play_match(jobs, {s.bot_id: s for s in specs.values()}, LIMITS, None))
     assert all(r.termination is Termination.NORMAL for r in records)
     seen = set()

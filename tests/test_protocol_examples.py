@@ -91,9 +91,7 @@ def traffic(tmp_path_factory) -> dict[tuple[str, int], list[dict]]:
     """What the referee sent, in a real game, for each (game, seed) the
     examples name: every message both bots received."""
     root = tmp_path_factory.mktemp("examples")
-    [start] = [e["message"] for e in EXAMPLES if e["name"] == "game_start"]
-    game_ids = start["game_id"].split("/")
-    seats = tuple(game_ids[3:5])
+    seats = ("my_bot@5e3a0c9d21f4", "random_bot@9b0f7d2e11a6")
     sent: dict[tuple[str, int], list[dict]] = {}
     for game, seed in sorted({(e["game"], int(e["seed"])) for e in EXAMPLES if e["seed"]}):
         logs = []
@@ -104,8 +102,7 @@ def traffic(tmp_path_factory) -> dict[tuple[str, int], list[dict]]:
             folder_bot(bots, name, RECORDER, [str(log), json.dumps(hello_answer())])
         specs = sorted(discover([bots]), key=lambda spec: spec.name)
         limits = Limits(startup_timeout=10, move_timeout=MOVE_TIMEOUT)
-        key = start["game_id"] if game == start["game"] else f"t1/{game}/r0/{seats[0]}/{seats[1]}"
-        job = Job(key, game, seats, seed)
+        job = Job(f"t/{game}/r0/{seats[0]}/{seats[1]}", game, seats, seed)
         players = [BotSeat(spec, limits) for spec in specs]
         try:
             record = play_game(job, players, MOVE_TIMEOUT)

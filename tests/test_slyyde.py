@@ -25,7 +25,7 @@ from arena.games.slyyde import (
     SlyydeState,
 )
 from arena.games.slyyde_board import board_data, spiral_cells
-from arena.model import BotSpec
+from arena.model import BotSpec, DiceKey
 from arena.play.events import chance_event, replay, retire_event
 from arena.play.plan import Entrant, plan_round_robin
 
@@ -205,7 +205,7 @@ def test_each_new_game_starts_with_a_rolloff_so_each_bot_of_a_pair_starts_once()
     the other."""
     bots = [Entrant(BotSpec(name, ("true",), "/bin/true", name * 8), frozenset(["slyyde"]))
             for name in ("north", "south", "west")]
-    jobs = plan_round_robin(bots, ["slyyde"], 2, seed=7)
+    jobs = plan_round_robin(bots, ["slyyde"], 2, DiceKey.from_seed(7))
     pairs: dict[int, list] = {}
     for job in jobs:
         pairs.setdefault(job.seed, []).append(job)

@@ -143,6 +143,7 @@ def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_i
         conn.execute("ALTER TABLE games DROP COLUMN replay_format")
         conn.execute("ALTER TABLE ratings DROP COLUMN joint_group")  # and what later migrations add
         conn.execute("ALTER TABLE ratings DROP COLUMN first_place_share")
+        conn.execute("DROP TABLE dice_key")
         conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(before)])
         conn.commit()
     with pytest.raises(StoreError, match="older schema"):

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from support import random_bots
 
-from arena.model import GameRecord, Limits, Termination
+from arena.model import DiceKey, GameRecord, Limits, Termination
 from arena.play import executors
 from arena.play.executors import LocalExecutor
 from arena.play.tournament import check_request, plan_tournament, play_missing
@@ -44,7 +44,7 @@ def run(tmp_path: Path, on_game: Callable[[GameRecord], None] = lambda record: N
     file: the open store, what the executor told the user, and how many
     games were stored."""
     bots = random_bots(tmp_path / "bots", BOTS)
-    plan = plan_tournament([bots], check_request(["detour"]), 2, 5, LIMITS)
+    plan = plan_tournament([bots], check_request(["detour"]), 2, DiceKey.from_seed(5), LIMITS)
     assert len(plan.jobs) == PLANNED
     said: list[str] = []
     store = Store(tmp_path / "arena.db", writer=True)
@@ -134,10 +134,10 @@ def test_a_game_whose_workers_fail_twice_is_a_referee_failure(tmp_path, short_de
                     os.kill(os.getpid(), signal.SIGKILL)
                 failing.touch()
                 os.kill(os.getpid(), signal.SIGSTOP)
-            yield from real_play_match([job], specs, limits, log_dir, heartbeat)
+            yield from real_play_match([job], specs, limits, log_dir, heartbeat=heartbeat)
 
     bots = random_bots(tmp_path / "bots", BOTS)
-    plan = plan_tournament([bots], check_request(["detour"]), 2, 5, LIMITS)
+    plan = plan_tournament([bots], check_request(["detour"]), 2, DiceKey.from_seed(5), LIMITS)
     target = plan.jobs[3].key
     monkeypatch.setattr(executors, "play_match", play_match)  # forked workers inherit it
     said: list[str] = []

@@ -30,7 +30,7 @@ from arena.bots.process import BotProcess
 from arena.bots.protocol import handshake
 from arena.bots.warden import kill_uid
 from arena.errors import ArenaError
-from arena.model import FORFEITS, BotSpec, Limits, Termination
+from arena.model import FORFEITS, BotSpec, DiceKey, Limits, Termination
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
 
@@ -93,7 +93,7 @@ def zoo_pair(zoo_dir: Path, bot: str, game: str, command: tuple[str, ...] | None
         zoo_spec = dataclasses.replace(zoo_spec, command=(command[0], str(zoo_dir / f"{bot}.py")))
         opponent = dataclasses.replace(opponent, command=(command[0], str(RANDOM_BOT)))
     entrants = [Entrant(zoo_spec, frozenset([game])), Entrant(opponent, frozenset([game]))]
-    jobs = plan_round_robin(entrants, [game], 1, seed=8)
+    jobs = plan_round_robin(entrants, [game], 1, DiceKey.from_seed(8))
     return {zoo_spec.bot_id: zoo_spec, opponent.bot_id: opponent}, jobs, zoo_spec
 
 
@@ -210,13 +210,14 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from pathlib import Path
 from arena.model import BotSpec, Job, Limits
+from arena.bots.discovery import content_hash
 from arena.bots.isolation import resolve
 from arena.play.match import play_match
 
 zoo_bot, random_bot, game = sys.argv[2], sys.argv[3], sys.argv[4]
 processes, timeout = int(sys.argv[5]), float(sys.argv[6])
-specs = {"bad": BotSpec("bad", (sys.executable, zoo_bot), zoo_bot, "b" * 64),
-         "good": BotSpec("good", (sys.executable, random_bot), random_bot, "g" * 64)}
+specs = {"bad": BotSpec("bad", (sys.executable, zoo_bot), zoo_bot, content_hash(Path(zoo_bot))),
+         "good": BotSpec("good", (sys.executable, random_bot), random_bot, content_hash(Path(random_bot)))}
 limits = Limits(startup_timeout=5, move_timeout=timeout, processes=processes)
 jobs = [Job("k0", game, ("bad", "good"), 3), Job("k1", game, ("good", "bad"), 3, order=1)]
 records = list(play_match(jobs, specs, limits, None))
@@ -371,13 +372,14 @@ def test_user_isolation_confines_the_file_writer(zoo_dir, zoo_game, markers):
 MEASURE = r"""
 import json, re, sys
 from pathlib import Path
+from arena.bots.discovery import content_hash
 from arena.model import BotSpec, Limits
 from arena.play.match import play_match
 from arena.model import Job
 
 program, random_bot, game, move_timeout, logs = sys.argv[1:6]
-specs = {"bad": BotSpec("bad", (sys.executable, program), program, "b" * 64),
-         "good": BotSpec("good", (sys.executable, random_bot), random_bot, "g" * 64)}
+specs = {"bad": BotSpec("bad", (sys.executable, program), program, content_hash(Path(program))),
+         "good": BotSpec("good", (sys.executable, random_bot), random_bot, content_hash(Path(random_bot)))}
 limits = Limits(move_timeout=float(move_timeout), stderr_bytes=64 << 10)
 records = list(play_match([Job("k", game, ("bad", "good"), 5)], specs, limits, Path(logs)))
 peak = int(re.search(r"VmHWM:\s+(\d+) kB", Path("/proc/self/status").read_text()).group(1))

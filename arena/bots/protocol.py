@@ -9,10 +9,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arena.bots.discovery import content_hash
 from arena.bots.process import BotProcess, encode_json
-from arena.errors import BotCrashed, BotError, BotProtocolError, IllegalAnswer
+from arena.errors import BotChanged, BotCrashed, BotError, BotProtocolError, IllegalAnswer
 from arena.games.base import Action, State
-from arena.games.dice import stream_seed
 from arena.model import BotSpec, Job, Limits
 
 VERSION = 1
@@ -75,7 +75,12 @@ def _same(a: Any, b: Any) -> bool:
 
 class BotSeat:
     """A seat played by a bot process that lives across the games of a
-    match. Any failure kills the process; the next game starts a fresh one."""
+    match. Any failure kills the process; the next game starts a fresh one.
+
+    A process never plays two games on one seed: the games of a pair or a
+    pod share their dice, and a process that played one would know the
+    next one's rolls. Such a game gets a fresh process (the plan cuts
+    matches so that this does not happen in a tournament)."""
 
     def __init__(self, spec: BotSpec, limits: Limits, stderr_log: Path | None = None) -> None:
         self.spec = spec
@@ -83,25 +88,31 @@ class BotSeat:
         self.stderr_log = stderr_log
         self.process: BotProcess | None = None
         self.updates = False
+        self._seeds: set[int] = set()  # the dice seeds the running process has played
         self._guard = _KillingOnFailure(self)
 
     def start(self) -> BotProcess:
         """The bot's process, started and greeted first if it is not running."""
         with self._killing_on_failure():
             if self.process is None:
+                check_unchanged(self.spec)
+                self._seeds = set()
                 self.process = BotProcess(self.spec, self.limits, self.stderr_log)
                 hello = handshake(self.process, self.limits.startup_timeout)
                 self.updates = hello.get("updates", False)
             return self.process
 
     def start_game(self, job: Job, seat: int, state: State) -> None:
+        if job.seed in self._seeds:
+            self.close()
         self.start()
+        self._seeds.add(job.seed)
         with self._killing_on_failure():
             self._running().send_line(game_start_line({
-                "type": "game_start", "game": job.game, "game_id": job.key, "seat": seat,
+                "type": "game_start", "game": job.game, "game_id": job.game_id, "seat": seat,
                 "players": len(job.seats), "options": job.options,
                 "rules": f"seeds/{job.game}.md", "board": state.game.board,
-                "seed": stream_seed(job.seed, f"bot:{seat}"), "state": state.to_json(),
+                "seed": job.bot_seed(seat), "state": state.to_json(),
             }), self.limits.move_timeout)
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int:
@@ -165,6 +176,19 @@ class _KillingOnFailure:
                 seat.process.kill()
                 seat.process = None
         # None: whatever was raised goes on
+
+
+def check_unchanged(spec: BotSpec) -> None:
+    """Hash the bot's files again before a process of it starts: a bot that
+    rewrote itself since planning would otherwise play as the version it
+    was. The seat forfeits, and the next run plays the new version."""
+    try:
+        now = content_hash(Path(spec.path))
+    except OSError as exc:
+        raise BotChanged(f"bot files changed since planning (hash {spec.content_hash[:12]}, "
+                         f"now unreadable: {exc.strerror or exc})") from None
+    if now != spec.content_hash:
+        raise BotChanged(f"bot files changed since planning (hash {spec.content_hash[:12]}, now {now[:12]})")
 
 
 # id(board) -> (board, its JSON): a game's board never changes, and holding

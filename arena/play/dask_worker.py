@@ -64,8 +64,10 @@ def _report_progress(games: int) -> None:
 
 def play_match_task(jobs: list[dict[str, Any]], bundles: list[dict[str, Any]], limits: Limits,
                      want_logs: bool, log_level: int, seconds: float, version: str) -> dict[str, Any]:
-    """Runs on a worker: play the match's games for about ``seconds`` (whole
-    seat-swapped pairs), return their records, the jobs left and the logs."""
+    """Runs on a worker: play the match's games for about ``seconds``,
+    return their records, the jobs left and the logs. A match holds no two
+    games on one seed (plan.group_into_matches), so it may stop after any
+    game; the rest goes on in fresh bot processes, which is just as safe."""
     where = _worker_name()
     if arena.__version__ != version:
         raise ArenaError(f"worker {where} runs arena {arena.__version__}, the client {version}; "
@@ -83,13 +85,12 @@ def play_match_task(jobs: list[dict[str, Any]], bundles: list[dict[str, Any]], l
             records: list[dict[str, Any]] = []
             _report_progress(0)
             beat = _Heartbeat(lambda: _report_progress(len(records)))
-            games = play_match(match, specs, limits, log_root, beat)
+            games = play_match(match, specs, limits, log_root, heartbeat=beat)
             try:
                 for played in games:
                     records.append(with_replay(played).to_json())
                     _report_progress(len(records))
-                    if (time.monotonic() - started >= seconds and len(records) % 2 == 0
-                            and len(records) < len(match)):
+                    if time.monotonic() - started >= seconds and len(records) < len(match):
                         break
             finally:
                 games.close()

@@ -298,7 +298,7 @@ def _worker(conn: Connection, beat: Any, specs: dict[str, BotSpec], limits: Limi
     try:
         while (match := conn.recv()) is not None:
             jobs = [Job.from_json(job) for job in match]
-            for record in play_match(jobs, specs, limits, log_dir, heartbeat):
+            for record in play_match(jobs, specs, limits, log_dir, heartbeat=heartbeat):
                 conn.send(("record", with_replay(record).to_json()))
                 heartbeat()
             conn.send(("done", None))

@@ -5,7 +5,8 @@ stopped early by a sequential probability ratio test (arena.stats.sprt).
 Pairs are numbered. Pair ``n`` goes to the ``n``-th (opponent, game) table
 in turn, so every opponent and game gets its share whenever the test stops;
 each table numbers its own pairs, and a pair's key and seed depend only on
-the seed, the table and that number (``g{seed}/{game}/{candidate}/{opponent}/p{n}``).
+the dice key (kept in the gauntlet's database), the table and that number
+(``g/{game}/{candidate}/{opponent}/p{n}``).
 So the plan of the first N pairs is the same in every run: a rerun counts
 the pairs already stored first, then plays on from where it stopped, and
 no game is ever played twice.
@@ -21,8 +22,7 @@ from typing import Any
 from arena import results
 from arena.bots.discovery import discover
 from arena.errors import ArenaError
-from arena.games.dice import stream_seed
-from arena.model import BotSpec, Job, Limits
+from arena.model import BotSpec, DiceKey, Job, Limits
 from arena.play.executors import Executor
 from arena.play.plan import option_text
 from arena.play.tournament import Plan, Request, play_missing, probe_bots
@@ -41,11 +41,11 @@ class Table:
 
 @dataclass(frozen=True)
 class Gauntlet:
-    """What a gauntlet plays: the candidate, its tables, the seed."""
+    """What a gauntlet plays: the candidate, its tables, the dice key."""
 
     candidate: BotSpec
     tables: list[Table]
-    seed: int
+    key: DiceKey
 
     @property
     def specs(self) -> dict[str, BotSpec]:
@@ -59,14 +59,14 @@ class Gauntlet:
         index = number // len(self.tables)
         options = option_text(table.options)
         ids = (self.candidate.bot_id, table.opponent.bot_id)
-        seed = stream_seed(self.seed, f"gauntlet/{table.game}{options}/{table.opponent.name}/{index}")
-        prefix = f"g{self.seed}/{table.game}{options}/{ids[0]}/{ids[1]}/p{index}"
+        seed = self.key.derive(f"gauntlet/{table.game}{options}/{table.opponent.name}/{index}")
+        prefix = f"g/{table.game}{options}/{ids[0]}/{ids[1]}/p{index}"
         return (Job(f"{prefix}/a", table.game, ids, seed, index, 2 * number, dict(table.options)),
                 Job(f"{prefix}/b", table.game, ids[::-1], seed, index, 2 * number + 1, dict(table.options)))
 
 
 def plan_gauntlet(bot_dirs: list[Path], candidate: str, opponents: list[str], request: Request,
-                  explicit_games: bool, seed: int, limits: Limits) -> Gauntlet:
+                  explicit_games: bool, key: DiceKey, limits: Limits) -> Gauntlet:
     """Find and check the bots, and the games each opponent plays with the
     candidate: all named games (refused with one line if the two do not both
     play one), or by default every game both play."""
@@ -96,7 +96,7 @@ def plan_gauntlet(bot_dirs: list[Path], candidate: str, opponents: list[str], re
         if not games:
             raise ArenaError(f"{candidate} and {opponent} play no game in common")
         tables += [Table(found[opponent], game, request.options.get(game, {})) for game in games]
-    return Gauntlet(found[candidate], tables, seed)
+    return Gauntlet(found[candidate], tables, key)
 
 
 # The outcome of a pair one of whose games is a referee failure: played,
@@ -153,6 +153,7 @@ def run_gauntlet(gauntlet: Gauntlet, store: Store, executor: Executor, limits: L
     one), then play batches of ``batch`` pairs until the test accepts a
     hypothesis or ``max_pairs`` are counted. ``report`` hears the progress
     after the stored pairs and after each batch, with the games it played."""
+    store.keep_dice_key(gauntlet.key)
     store.add_bots(list(gauntlet.specs.values()))
     progress = Progress()
     for outcome in stored_outcomes(store, gauntlet, 0, max_pairs):

@@ -41,12 +41,16 @@ def game_log(folder: Path, job: Job, seat: int, name: str) -> Path:
 
 
 def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits, log_dir: Path | None,
+               folder: Path | None = None,
                heartbeat: Callable[[], None] | None = None) -> Generator[GameRecord, None, None]:
-    """Play the jobs in order, yielding each game's record. ``heartbeat``,
-    if given, is called before every call into a seat, so that whoever
-    watches this process sees it is not stopped or hung (see
-    arena.play.executors.worker_deadline)."""
-    folder = match_log_dir(log_dir, jobs) if log_dir else None
+    """Play the jobs in order, yielding each game's record, each bot one
+    process while it can (BotSeat starts a fresh one for a game on a seed
+    the last one played). The stderr logs go to ``folder``, by default the
+    match's own under ``log_dir``. ``heartbeat``, if given, is called before
+    every call into a seat, so that whoever watches this process sees it is
+    not stopped or hung (see arena.play.executors.worker_deadline)."""
+    if folder is None and log_dir:
+        folder = match_log_dir(log_dir, jobs)
     seats: dict[str, BotSeat] = {}
     try:
         for job in jobs:

@@ -4,8 +4,11 @@ With two seats, every pair of bots plays every game both support, ``rounds``
 times; each round is a seat-swapped pair of games on one seed, so both bots
 meet the same dice from both seats. With three or four, a round is a set of
 pods: a pod plays every rotation of its seats on one seed (plan_pods). The plan depends only on the bots, the games, the
-rounds and the tournament seed, so the same command always plans the same
-jobs and a rerun can skip those already stored.
+rounds and the run's dice key (arena.model.DiceKey), so the same command on
+the same database always plans the same jobs and a rerun can skip those
+already stored. Every dice seed is a keyed hash of its pair's or pod's
+label under the key: a bot that knows the label learns nothing from it.
+Keys name games in the store and never reach a bot (Job.game_id does).
 """
 
 from __future__ import annotations
@@ -17,8 +20,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from arena.games.dice import stream_seed
-from arena.model import BotSpec, Job
+from arena.model import BotSpec, DiceKey, Job
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class Entrant:
     games: frozenset[str]
 
 
-def plan_round_robin(entrants: list[Entrant], games: list[str], rounds: int, seed: int,
+def plan_round_robin(entrants: list[Entrant], games: list[str], rounds: int, key: DiceKey,
                      options: dict[str, dict[str, Any]] | None = None) -> list[Job]:
     """Every pair, every game both play, ``rounds`` seat-swapped pairs; a
     game's ``options`` (by game name) are part of its keys and seeds."""
@@ -39,31 +41,30 @@ def plan_round_robin(entrants: list[Entrant], games: list[str], rounds: int, see
             chosen = (options or {}).get(game, {})
             players = [e for e in entrants if game in e.games]
             for a, b in itertools.combinations(players, 2):
-                pair_seed = stream_seed(seed, f"{game}/{round_number}/{a.spec.name}/{b.spec.name}"
-                                              f"{option_text(chosen)}")
+                pair_seed = key.derive(f"{game}/{round_number}/{a.spec.name}/{b.spec.name}{option_text(chosen)}")
                 for seats in ((a, b), (b, a)):
                     ids = tuple(e.spec.bot_id for e in seats)
-                    key = f"t{seed}/{game}{option_text(chosen)}/r{round_number}/{ids[0]}/{ids[1]}"
-                    jobs.append(Job(key, game, ids, pair_seed, round_number, len(jobs), chosen))
+                    game_key = f"t/{game}{option_text(chosen)}/r{round_number}/{ids[0]}/{ids[1]}"
+                    jobs.append(Job(game_key, game, ids, pair_seed, round_number, len(jobs), chosen))
     return jobs
 
 
-def plan_rotations(specs: list[BotSpec], game: str, rounds: int, seed: int,
+def plan_rotations(specs: list[BotSpec], game: str, rounds: int, key: DiceKey,
                    options: dict[str, Any] | None = None) -> list[Job]:
     """A match: these bots (2 to 4), every rotation of their seats on one
     seed a round, like one pod of a tournament (a seat-swapped pair for two)."""
     jobs: list[Job] = []
     count = len(specs)
     for round_number in range(rounds):
-        round_seed = stream_seed(seed, f"match/{game}/{round_number}{option_text(options or {})}")
+        round_seed = key.derive(f"match/{game}/{round_number}{option_text(options or {})}")
         for turn in range(count):
             seats = tuple(spec.bot_id for spec in specs[turn:] + specs[:turn])
-            key = f"match{seed}/{game}/r{round_number}/{'/'.join(seats)}"
-            jobs.append(Job(key, game, seats, round_seed, round_number, len(jobs), dict(options or {})))
+            game_key = f"match/{game}/r{round_number}/{'/'.join(seats)}"
+            jobs.append(Job(game_key, game, seats, round_seed, round_number, len(jobs), dict(options or {})))
     return jobs
 
 
-def plan_solo_rounds(entrants: list[Entrant], games: list[str], rounds: int, seed: int,
+def plan_solo_rounds(entrants: list[Entrant], games: list[str], rounds: int, key: DiceKey,
                      options: dict[str, dict[str, Any]] | None = None) -> list[Job]:
     """One-seat games in a tournament: each bot, each game it plays, once
     a round, on the round's seed (the same dice for every bot)."""
@@ -71,34 +72,37 @@ def plan_solo_rounds(entrants: list[Entrant], games: list[str], rounds: int, see
     for round_number in range(rounds):
         for game in games:
             chosen = (options or {}).get(game, {})
-            round_seed = stream_seed(seed, f"{game}/1p/{round_number}{option_text(chosen)}")
+            round_seed = key.derive(f"{game}/1p/{round_number}{option_text(chosen)}")
             for entrant in sorted((e for e in entrants if game in e.games), key=lambda e: e.spec.name):
                 bot_id = entrant.spec.bot_id
-                key = f"t{seed}/{game}{option_text(chosen)}/1p/r{round_number}/{bot_id}"
-                jobs.append(Job(key, game, (bot_id,), round_seed, round_number, _ORDER_SPAN + len(jobs), chosen))
+                game_key = f"t/{game}{option_text(chosen)}/1p/r{round_number}/{bot_id}"
+                jobs.append(Job(game_key, game, (bot_id,), round_seed, round_number, _ORDER_SPAN + len(jobs), chosen))
     return jobs
 
 
-def plan_solo(spec: BotSpec, game: str, count: int, seed: int) -> list[Job]:
-    return [Job(f"solo{seed}/{game}/{n}/{spec.bot_id}", game, (spec.bot_id,),
-                stream_seed(seed, f"solo/{game}/{n}"), n, n) for n in range(count)]
+def plan_solo(spec: BotSpec, game: str, count: int, key: DiceKey) -> list[Job]:
+    return [Job(f"solo/{game}/{n}/{spec.bot_id}", game, (spec.bot_id,),
+                key.derive(f"solo/{game}/{n}"), n, n) for n in range(count)]
 
 
 def group_into_matches(jobs: list[Job], workers: int) -> list[list[Job]]:
     """Split jobs into matches: runs of games between the same bots at the
-    same game, played by one set of bot processes. Matches are cut small
-    enough to keep every worker busy, never splitting a seat-swapped pair
-    or a pod's rotations."""
-    by_table: dict[tuple[str, frozenset[str]], list[Job]] = {}
+    same game, played by one set of bot processes, no two on one seed.
+
+    The games of a seat-swapped pair (a pod's rotations) share their dice,
+    so a process that played one would know the dice of the next: each
+    table of bots is split into lanes, the first game of every pair in one,
+    the second in another, and so on, so each process meets a seed once and
+    is still reused across the rounds. Matches are cut small enough to keep
+    every worker busy."""
+    lanes: dict[tuple[str, frozenset[str], int], list[Job]] = {}
+    seen: dict[tuple[str, frozenset[str], int], int] = {}
     for job in jobs:
-        by_table.setdefault((job.game, frozenset(job.seats)), []).append(job)
-    share = len(jobs) / max(1, workers * 4)
-    matches = []
-    for table in by_table.values():
-        unit = max(2, len(table[0].seats))
-        size = unit * max(1, math.ceil(share / unit))
-        matches += [table[start:start + size] for start in range(0, len(table), size)]
-    return matches
+        seeded = (job.game, frozenset(job.seats), job.seed)
+        lane = seen[seeded] = seen.get(seeded, -1) + 1
+        lanes.setdefault((job.game, frozenset(job.seats), lane), []).append(job)
+    size = max(1, math.ceil(len(jobs) / max(1, workers * 4)))
+    return [lane[start:start + size] for lane in lanes.values() for start in range(0, len(lane), size)]
 
 
 # Planning pods: rounds of k-seat games ------------------------------------------
@@ -130,7 +134,7 @@ class Balance:
                 f"meetings per pair {self.per_pair[0]}-{self.per_pair[1]}")
 
 
-def plan_pods(entrants: list[Entrant], games: list[str], players: int, rounds: int, seed: int,
+def plan_pods(entrants: list[Entrant], games: list[str], players: int, rounds: int, key: DiceKey,
               options: dict[str, dict[str, Any]] | None = None) -> tuple[list[Job], list[Balance]]:
     """Every game at ``players`` seats (three or four), ``rounds`` times.
 
@@ -141,7 +145,7 @@ def plan_pods(entrants: list[Entrant], games: list[str], players: int, rounds: i
     balanced round needs) a round holds them all; otherwise a balanced subset
     chosen from the seed: every bot in the same number of pods, and pairs of
     bots meeting as evenly as can be, counting the rounds before. The plan
-    depends only on the bots, the games, the rounds, the options and the seed."""
+    depends only on the bots, the games, the rounds, the options and the key."""
     jobs: list[Job] = []
     balances = []
     for game in games:
@@ -152,13 +156,13 @@ def plan_pods(entrants: list[Entrant], games: list[str], players: int, rounds: i
         design = _Design([e.spec.name for e in names], players)
         ids = {e.spec.name: e.spec.bot_id for e in names}
         for round_number in range(rounds):
-            for pod in design.round(stream_seed(seed, f"pods/{game}/{players}p/{round_number}")):
+            for pod in design.round(key.derive(f"pods/{game}/{players}p/{round_number}")):
                 label = "/".join(pod)
-                pod_seed = stream_seed(seed, f"{game}/{players}p/{round_number}/{label}{option_text(chosen)}")
+                pod_seed = key.derive(f"{game}/{players}p/{round_number}/{label}{option_text(chosen)}")
                 for turn in range(players):
                     seats = tuple(ids[name] for name in pod[turn:] + pod[:turn])
-                    key = f"t{seed}/{game}{option_text(chosen)}/{players}p/r{round_number}/{'/'.join(seats)}"
-                    jobs.append(Job(key, game, seats, pod_seed, round_number,
+                    game_key = f"t/{game}{option_text(chosen)}/{players}p/r{round_number}/{'/'.join(seats)}"
+                    jobs.append(Job(game_key, game, seats, pod_seed, round_number,
                                     players * _ORDER_SPAN + len(jobs), chosen))
         balances.append(design.balance(game))
     return jobs, balances

@@ -17,7 +17,7 @@ from arena.bots.protocol import handshake
 from arena.errors import ArenaError, BotError
 from arena.games import GAMES, get_game
 from arena.games.base import InvalidOptions
-from arena.model import BotSpec, GameRecord, Job, Limits, Termination
+from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
 from arena.play.executors import Executor
 from arena.play.plan import (
     Balance,
@@ -28,7 +28,7 @@ from arena.play.plan import (
     plan_solo,
     plan_solo_rounds,
 )
-from arena.store import Store
+from arena.store import Store, stored_dice_key
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,24 @@ def check_request(games: list[str] | None, players: list[int] | None = None,
     return Request(chosen, counts, options)
 
 
-def plan_tournament(bot_dirs: list[Path], request: Request, rounds: int, seed: int, limits: Limits) -> Plan:
+def dice_key_for(db: Path, seed: int | None) -> DiceKey:
+    """The dice key of a run on ``db``: the one stored there, so that a
+    rerun resumes on the same dice; for a database without one, a key made
+    from ``seed``, or drawn at random without it. A ``seed`` that would mix
+    two keys' dice in one database is refused."""
+    stored = stored_dice_key(db)
+    if stored is None:
+        return DiceKey.chosen(seed)
+    if seed is None or seed == stored.seed:
+        return stored
+    if stored.seed is None:
+        raise ArenaError(f"--seed {seed} would mix dice: the games in {str(db)!r} are on a secret key; "
+                         "leave --seed out to resume, or use another --db")
+    raise ArenaError(f"--seed {seed} differs from the seed of the games in {str(db)!r} ({stored.seed}); "
+                     "leave --seed out to resume, or use another --db")
+
+
+def plan_tournament(bot_dirs: list[Path], request: Request, rounds: int, key: DiceKey, limits: Limits) -> Plan:
     """Check the bots and plan every game at every player count of the
     request, ``rounds`` times."""
     chosen, counts, options = request.games, request.players, request.options
@@ -157,11 +174,11 @@ def plan_tournament(bot_dirs: list[Path], request: Request, rounds: int, seed: i
     balances: list[Balance] = []
     for count in counts:
         if count == 1:
-            planned = plan_solo_rounds(entrants, chosen, rounds, seed, options)
+            planned = plan_solo_rounds(entrants, chosen, rounds, key, options)
         elif count == 2:
-            planned = plan_round_robin(entrants, chosen, rounds, seed, options)
+            planned = plan_round_robin(entrants, chosen, rounds, key, options)
         else:
-            planned, balance = plan_pods(entrants, chosen, count, rounds, seed, options)
+            planned, balance = plan_pods(entrants, chosen, count, rounds, key, options)
             balances += balance
         if not planned:
             raise ArenaError(f"no {count} usable bots play any one of: {', '.join(chosen)}")
@@ -216,11 +233,11 @@ def _log_game(record: GameRecord, specs: dict[str, BotSpec], played: int, missin
 
 
 def plan_solo_series(bot_dir_specs: list[BotSpec], bot_name: str, game: str, count: int,
-                     seed: int) -> tuple[list[Job], BotSpec]:
+                     key: DiceKey) -> tuple[list[Job], BotSpec]:
     found = {spec.name: spec for spec in bot_dir_specs}
     if bot_name not in found:
         raise ArenaError(f"unknown bot: {bot_name!r} (available: {', '.join(sorted(found))})")
     if get_game(game).min_players > 1:
         raise ArenaError(f"{game} has no solo mode")
     spec = found[bot_name]
-    return plan_solo(spec, game, count, seed), spec
+    return plan_solo(spec, game, count, key), spec

@@ -41,7 +41,7 @@ class BrowserSeat:
     def start_game(self, job: Job, seat: int, state: State) -> None:
         self.seat = seat
         self.send({"type": "start", "game": job.game, "seat": seat, "names": list(job.seats),
-                   "options": job.options, "seed": job.seed, "state": state.to_json()})
+                   "options": job.options, "state": state.to_json()})
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int:
         self.send({"type": "decide", "state": state.to_json(), "actions": actions,

@@ -32,7 +32,6 @@ import asyncio
 import errno
 import json
 import queue
-import random
 import secrets
 import socket
 import sys
@@ -55,7 +54,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from arena.bots.protocol import BotSeat
 from arena.errors import ArenaError
 from arena.games import get_game
-from arena.model import BotSpec, Job, Limits
+from arena.model import BotSpec, DiceKey, Job, Limits
 from arena.play.events import replay
 from arena.play.match import game_log, match_log_dir
 from arena.play.referee import Seat, play_game
@@ -77,7 +76,7 @@ class PlaySetup:
     options: dict[str, Any]
     bots: tuple[BotSpec, ...]
     seat: int
-    seed: int | None
+    key: DiceKey  # drawn for this server unless --seed was given
     limits: Limits
     human_timeout: float | None
     log_dir: Path  # the bots' stderr, a file per game and seat (as arena play keeps it)
@@ -86,9 +85,10 @@ class PlaySetup:
         bots = [spec.name for spec in self.bots]
         return (*bots[:self.seat], "you", *bots[self.seat:])
 
-    def seed_of(self, number: int) -> int:
-        """Game ``number``'s seed: --seed, then the next ones; or random."""
-        return random.SystemRandom().randrange(2**31) if self.seed is None else self.seed + number
+    def job(self, number: int) -> Job:
+        """Game ``number`` of this server, its dice from the key."""
+        return Job(f"play/{self.game}/{number}", self.game, self.names(),
+                   self.key.derive(f"play/{self.game}/{number}"), options=self.options)
 
 
 def bind(port: int) -> socket.socket:
@@ -131,8 +131,7 @@ class _Game:
 
     def _run(self) -> None:
         setup = self.setup
-        seed = setup.seed_of(self.number)
-        job = Job(f"play/{setup.game}/{seed}", setup.game, setup.names(), seed, options=setup.options)
+        job = setup.job(self.number)
         folder = match_log_dir(setup.log_dir, [job])
         bot_seats = [number for number in range(len(job.seats)) if number != setup.seat]
         bots = [BotSeat(spec, setup.limits, game_log(folder, job, number, spec.name))
@@ -155,7 +154,7 @@ class _Game:
         self.send({"type": "end", "placements": list(record.placements), "winners": list(record.winners),
                    "termination": record.termination.value, "forfeits": [f.to_json() for f in record.forfeits],
                    "scores": None if record.scores is None else list(record.scores),
-                   "names": list(job.seats), "seed": seed, "state": final.to_json()})
+                   "names": list(job.seats), "seed": setup.key.seed, "state": final.to_json()})
 
 
 class _Connections:
