@@ -92,6 +92,7 @@ class BotSeat:
                 self.process = BotProcess(self.spec, self.limits, self.stderr_log)
                 hello = handshake(self.process, self.limits.startup_timeout)
                 self.updates = hello.get("updates", False)
+                self.process.freeze()
             return self.process
 
     def start_game(self, job: Job, seat: int, state: State) -> None:
@@ -105,12 +106,18 @@ class BotSeat:
             }), self.limits.move_timeout)
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int:
+        """The bot's choice. Its clock runs from its thaw to its answer, and
+        an answer waiting in the pipe is read however late the referee
+        looks (process.receive), so a referee that stalls costs no bot its
+        game."""
         with self._killing_on_failure():
-            started = time.monotonic()
             process = self._running()
+            process.thaw()
+            started = time.monotonic()
             process.send({"type": "decide", "state": state.to_json(), "actions": actions,
                           "timeout_ms": int(timeout * 1000)}, timeout)
             answer = process.receive(max(0.0, timeout - (time.monotonic() - started)))
+            process.freeze()
             try:
                 return parse_action(answer, actions)
             except ValueError as exc:
