@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support import RANDOM_BOT, python_bot
+from support import RANDOM_BOT, arena, python_bot
 
 from arena.bots import isolation
 from arena.bots.discovery import discover
@@ -158,3 +158,10 @@ def test_without_bubblewrap_the_error_names_the_cause_and_the_way_out(monkeypatc
         isolation.box_problem.cache_clear()
     assert problem == ("bubblewrap (bwrap) is not installed, and every bot runs in its box: install it "
                        "(apt-get install bubblewrap), or run without boxes with --isolation none (unsafe)")
+
+
+def test_running_without_a_box_says_so_loudly(tmp_path):
+    run = arena("bots", "--bots", str(RANDOM_BOT.parent), "--isolation", "none", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert isolation.NO_BOX_WARNING in run.stderr.splitlines()
+    assert "warning: --isolation none" not in arena("bots", "--bots", str(RANDOM_BOT.parent), cwd=tmp_path).stderr

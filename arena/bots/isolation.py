@@ -61,9 +61,9 @@ log = logging.getLogger(__name__)
 ISOLATIONS = ("box", "none")
 CGROUP_FOLDER = "arena"
 WORKDIR = "/box"  # the bot's working folder and home, inside its box
-RUNTIME = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
+RUNTIME = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "passwd", "group",
-       "nsswitch.conf", "mime.types", "ssl/certs/ca-certificates.crt")
+       "nsswitch.conf", "mime.types")
 CPU_PERIOD_US = 100_000
 CONTROLLERS = ("pids", "cpu", "memory")
 
@@ -265,9 +265,10 @@ def _warn_once(isolation: str, missing: tuple[str, ...]) -> None:
 
 def _prefix(executable: str) -> str:
     """The installation an executable belongs to: the folder above its
-    ``bin`` (a venv, a pyenv version, /usr), or its own folder."""
+    ``bin`` (a venv, a pyenv version, /usr) or its ``shims`` (pyenv's, whose
+    scripts run the version its files choose), or its own folder."""
     folder = os.path.dirname(executable)
-    return os.path.dirname(folder) if os.path.basename(folder) == "bin" else folder
+    return os.path.dirname(folder) if os.path.basename(folder) in ("bin", "shims") else folder
 
 
 def _covered(path: str, by: list[str]) -> bool:
@@ -448,7 +449,7 @@ class Freezer:
 
     def _walk(self) -> list[int]:
         found: list[int] = []
-        pending = self._children(self.top)
+        pending = self._children(self.top, one_thread=True)
         stopped = set(self.stopped)
         while pending:
             pid = pending.pop()
@@ -463,9 +464,10 @@ class Freezer:
             pending.extend(self._children(pid))
         return found
 
-    def _children(self, pid: int) -> list[int]:
+    def _children(self, pid: int, one_thread: bool = False) -> list[int]:
         """The children of every thread of the process (a thread that forks
-        is the parent, not the process's main thread)."""
+        is the parent, not the process's main thread); ``one_thread`` for
+        ``top``, ours, which has only its main thread."""
         files = self._files.get(pid)
         try:
             if files is None:
@@ -476,9 +478,10 @@ class Freezer:
                     os.close(stat_fd)
                     raise
                 files = self._files[pid] = (stat_fd, children_fd)
-            stat = os.pread(files[0], 4096, 0)
-            if stat[stat.rindex(b")") + 2:].split(None, 18)[17] != b"1":
-                return warden.children_of(pid)
+            if not one_thread:
+                stat = os.pread(files[0], 4096, 0)
+                if stat[stat.rindex(b")") + 2:].split(None, 18)[17] != b"1":
+                    return warden.children_of(pid)
             return [int(child) for child in os.pread(files[1], 65536, 0).split()]
         except (OSError, ValueError, IndexError):
             self._forget(pid)
