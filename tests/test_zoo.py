@@ -259,10 +259,14 @@ program, secret, referee, port = sys.argv[1], sys.argv[2], int(sys.argv[3]), int
 report = {}
 def connect():
     socket.create_connection(("127.0.0.1", port), timeout=2).close()
+def sysctl():  # writes back the value it holds
+    with open("/proc/sys/kernel/printk_ratelimit", "r+") as handle:
+        handle.write(handle.read())
 for name, action in (("write_beside_program", lambda: open(program + ".intruder", "w").close()),
                      ("read_private_file", lambda: open(secret).read()),
                      ("signal_the_referee", lambda: os.kill(referee, 0)),
                      ("connect_to_localhost", connect),
+                     ("write_a_sysctl", sysctl),
                      ("write_working_folder", lambda: open("mine.txt", "w").close()),
                      ("write_tmp", lambda: open("/tmp/mine.txt", "w").close())):
     try:
@@ -300,6 +304,8 @@ def test_a_bot_in_its_box_reaches_nothing_of_ours(tmp_path):
     unboxed = _probe(tmp_path, Limits(isolation="none"))
     assert unboxed["write_beside_program"] == unboxed["read_private_file"] == "yes"  # the probe itself works
     assert unboxed["signal_the_referee"] == unboxed["connect_to_localhost"] == "yes"
+    if os.geteuid() == 0:
+        assert unboxed["write_a_sysctl"] == "yes"
     for path in tmp_path.glob("bots/*.intruder"):
         path.unlink()
     boxed = _probe(tmp_path, Limits())
@@ -308,6 +314,7 @@ def test_a_bot_in_its_box_reaches_nothing_of_ours(tmp_path):
     assert boxed["read_private_file"] == "No such file or directory"
     assert boxed["signal_the_referee"] == "No such process"
     assert boxed["connect_to_localhost"] in ("Network is unreachable", "Connection refused")
+    assert boxed["write_a_sysctl"] == "Read-only file system"
     assert boxed["write_working_folder"] == boxed["write_tmp"] == "yes"
     # Its own PID namespace: bwrap's init (1) and the bot, nothing else.
     assert boxed["processes"] == [1, 2] and boxed["cwd"] == isolation.WORKDIR

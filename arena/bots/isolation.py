@@ -307,7 +307,9 @@ def box_command(spec: BotSpec, limits: Limits) -> list[str]:
             arguments += ["--ro-bind", path, path]
     for name in ETC:
         arguments += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-    arguments += ["--proc", "/proc", "--dev", "/dev"]
+    # /proc/sys read-only: as root, the box's root is the machine's root,
+    # whom sysctl files obey (kernel.core_pattern runs a program as root).
+    arguments += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev"]
     for writable in ("/tmp", "/dev/shm", WORKDIR):
         arguments += ["--size", size, "--perms", "1777" if writable != WORKDIR else "0700", "--tmpfs", writable]
     for path in read_only_paths(spec, executable):

@@ -225,16 +225,6 @@ def remove_abandoned_cgroups(base: str, version: int) -> list[str]:
     return remove_abandoned(base, CGROUP_PREFIX, remove)
 
 
-def _children() -> list[int]:
-    me = os.getpid()
-    path = f"/proc/{me}/task/{me}/children"
-    try:
-        with open(path) as handle:
-            return [int(pid) for pid in handle.read().split()]
-    except OSError:
-        return []
-
-
 def children_of(pid: int) -> list[int]:
     """The children of every thread of a process (a thread that forks is
     the parent, not the process's main thread)."""
@@ -283,7 +273,7 @@ def kill_descendants(bot_pid: int, deadline: float) -> int | None:
     tree gone. Returns the bot's wait status if it was reaped here."""
     status = None
     while time.monotonic() < deadline:
-        for pid in _children():
+        for pid in children_of(os.getpid()):
             _kill(pid)
         try:
             while True:
