@@ -16,7 +16,8 @@ from support import RANDOM_BOT, arena, python_bot
 from arena.bots import isolation
 from arena.bots.discovery import discover
 from arena.bots.process import BotProcess
-from arena.bots.protocol import BotSeat, handshake
+from arena.bots.protocol import BotSeat, handshake, pause_bots
+from arena.errors import IllegalAnswer
 from arena.model import Job, Limits, Termination
 from arena.play.referee import play_game
 
@@ -91,6 +92,49 @@ def test_a_bot_gets_no_cpu_between_its_decisions_unless_it_may_ponder(ponder, tm
         assert first > 0.5
     else:
         assert first < 0.3  # the start-up, the hello and nothing more
+
+
+class Person:
+    """A person at the terminal, as arena play has one: slow to choose, and
+    gone after three choices."""
+
+    updates = False
+
+    def __init__(self) -> None:
+        self.choices = 0
+
+    def start_game(self, job: Job, seat: int, state) -> None:
+        pass
+
+    def decide(self, state, actions, timeout: float) -> int:
+        pause_bots()
+        self.choices += 1
+        if self.choices > 3:
+            raise IllegalAnswer("the person left")
+        time.sleep(0.4)
+        return 0
+
+    def observe(self, event, state) -> None:
+        pass
+
+    def end_game(self, state, result) -> None:
+        pass
+
+
+def test_a_bot_gets_no_cpu_while_a_person_chooses(tmp_path):
+    python_bot(tmp_path / "bots", "ponderer", PONDERER)
+    [spec] = discover([tmp_path / "bots"])
+    seat = BotSeat(spec, Limits(), tmp_path / "ponderer.log")
+    try:
+        record = play_game(Job("person", "detour", ("person", spec.bot_id), 5), [Person(), seat], 5.0)
+    finally:
+        seat.close()
+    assert record.forfeit_seat == 0
+    times = [float(value) for value in re.findall(r"cpu (\S+)", (tmp_path / "ponderer.log").read_text())]
+    assert len(times) >= 3
+    # Between two of its decisions a person took 0.4 s: the bot, spinning a
+    # thread, got no CPU of it.
+    assert all(later - earlier < 0.2 for earlier, later in zip(times, times[1:])), times
 
 
 MEMORY_FORKER = """

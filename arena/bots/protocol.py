@@ -5,6 +5,7 @@ the reference; protocol/schema/ holds a JSON Schema for every message."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -109,15 +110,15 @@ class BotSeat:
         """The bot's choice. Its clock runs from its thaw to its answer, and
         an answer waiting in the pipe is read however late the referee
         looks (process.receive), so a referee that stalls costs no bot its
-        game."""
+        game. The bot that had the turn before is frozen now (``_Turns``)."""
         with self._killing_on_failure():
             process = self._running()
             process.thaw()
             started = time.monotonic()
             process.send({"type": "decide", "state": state.to_json(), "actions": actions,
                           "timeout_ms": int(timeout * 1000)}, timeout)
+            _turns.pass_to(process)
             answer = process.receive(max(0.0, timeout - (time.monotonic() - started)))
-            process.freeze()
             try:
                 return parse_action(answer, actions)
             except ValueError as exc:
@@ -133,6 +134,7 @@ class BotSeat:
     def end_game(self, state: State, result: dict[str, Any]) -> None:
         if self.process is None:
             return
+        pause_bots()  # the game is over: nobody's turn
         with self._killing_on_failure():
             self.process.send({"type": "game_end", "result": result, "state": state.to_json()},
                               self.limits.move_timeout)
@@ -153,6 +155,32 @@ class BotSeat:
         """A context in which a failure kills the bot's process (and is
         raised on)."""
         return self._guard
+
+
+class _Turns(threading.local):
+    """Whose turn it is among the bots of this thread's game: the bot that
+    may run. A bot is frozen when another seat's turn comes, not as soon as
+    it answers: a seat that decides twice in a row is not frozen and thawed
+    in between, and the freezing is done while the next bot thinks (it has
+    its decide message by then). A person's turn (``pause``) freezes the
+    bot too."""
+
+    process: BotProcess | None = None
+
+    def pass_to(self, process: BotProcess | None) -> None:
+        previous = self.process
+        if previous is not process:
+            self.process = process
+            if previous is not None:
+                previous.freeze()
+
+
+_turns = _Turns()
+
+
+def pause_bots() -> None:
+    """A person's turn: the bot that had the turn before is frozen."""
+    _turns.pass_to(None)
 
 
 class _KillingOnFailure:
