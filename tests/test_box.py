@@ -27,10 +27,12 @@ def _random_seats(limits: Limits) -> list[BotSeat]:
     return [BotSeat(spec, limits), BotSeat(dataclasses.replace(spec, name="other"), limits)]
 
 
-def test_a_referee_stall_after_sending_is_never_a_forfeit(monkeypatch):
+@pytest.mark.parametrize("ponder", [False, True])
+def test_a_referee_stall_after_sending_is_never_a_forfeit(ponder, monkeypatch):
     """The referee stalls a quarter of a second after each decide, longer
-    than the whole move time: the answers already wait in the pipe, and
-    they are taken."""
+    than the whole move time: a bot that was running (pondering, or
+    deciding again) has its answer waiting in the pipe, and it is taken; a
+    frozen bot's clock starts at its thaw, after the stall."""
     send_line = BotProcess.send_line
 
     def stalling(self, data: bytes, timeout: float) -> None:
@@ -39,7 +41,7 @@ def test_a_referee_stall_after_sending_is_never_a_forfeit(monkeypatch):
             time.sleep(0.25)
 
     monkeypatch.setattr(BotProcess, "send_line", stalling)
-    seats = _random_seats(Limits(move_timeout=0.2))
+    seats = _random_seats(Limits(move_timeout=0.2, ponder=ponder))
     try:
         record = play_game(Job("stall", "detour", ("a", "b"), 3), list(seats), 0.2)
     finally:

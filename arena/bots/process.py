@@ -277,6 +277,7 @@ class BotProcess:
         self._over_memory = False
         self._freezer: isolation.Freezer | None = None
         self.frozen = False
+        self.thawed_at = 0.0  # time.monotonic() of the last thaw
         self._lines = LineBuffer(limits.max_line_bytes)
         assert self.proc.stdout is not None and self.proc.stdin is not None and self.proc.stderr is not None
         self._stdout_fd = self.proc.stdout.fileno()
@@ -323,6 +324,7 @@ class BotProcess:
         if self.frozen and self._freezer is not None:
             self._freezer.thaw()
             self.frozen = False
+            self.thawed_at = time.monotonic()
 
     def log_stderr_to(self, path: Path | None) -> None:
         """From now on, keep the bot's stderr in ``path`` (None: drop it)."""

@@ -107,16 +107,21 @@ class BotSeat:
             }), self.limits.move_timeout)
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int:
-        """The bot's choice. Its clock runs from its thaw to its answer, and
-        an answer waiting in the pipe is read however late the referee
+        """The bot's choice. Its clock runs from when it can run to its
+        answer, and an answer waiting in the pipe is read however late the referee
         looks (process.receive), so a referee that stalls costs no bot its
         game. The bot that had the turn before is frozen now (``_Turns``)."""
         with self._killing_on_failure():
             process = self._running()
-            process.thaw()
-            started = time.monotonic()
+            sent = time.monotonic()
+            # Sent before the thaw: the bot wakes once, to its message.
             process.send({"type": "decide", "state": state.to_json(), "actions": actions,
                           "timeout_ms": int(timeout * 1000)}, timeout)
+            process.thaw()
+            # Its clock started when it could first run: at the send if it
+            # was running, else at its thaw (after the send, or during it if
+            # the pipe was full).
+            started = max(sent, process.thawed_at)
             _turns.pass_to(process)
             answer = process.receive(max(0.0, timeout - (time.monotonic() - started)))
             try:
