@@ -82,10 +82,15 @@ class Watch:
         self.files = _digests(bots, Path(arena.__file__).parent)
         self.tmp_before = sorted(os.listdir(tmpdir))
 
+    def __enter__(self) -> Watch:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.listener.close()
+
     def check(self, process_table) -> None:
-        with self.listener:
-            with pytest.raises(BlockingIOError):
-                self.listener.accept()
+        with pytest.raises(BlockingIOError):
+            self.listener.accept()
         assert _digests(self.bots, Path(arena.__file__).parent) == self.files, "no file of a bot or of arena changed"
         assert process_table.wait_until_none(str(self.bots)) == {}, "nothing of a bot is left running"
         assert _litter() == []
@@ -126,12 +131,12 @@ def test_every_attack_is_blocked_in_a_tournament_as_root(zoo_dir, zoo_game, proc
     bots = _bots(tmp_path, zoo_dir)
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()
-    watch = Watch(bots, tmpdir)
     env = dict(os.environ, PYTHONPATH=str(REPO), TMPDIR=str(tmpdir))
-    run = subprocess.run([*ARENA, "tournament", "--bots", str(bots), "--games", zoo_game, *OPTIONS], cwd=tmp_path,
-                         env=env, capture_output=True, text=True, timeout=600)
-    _check_tournament(tmp_path, run)
-    watch.check(process_table)
+    with Watch(bots, tmpdir) as watch:
+        run = subprocess.run([*ARENA, "tournament", "--bots", str(bots), "--games", zoo_game, *OPTIONS],
+                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+        _check_tournament(tmp_path, run)
+        watch.check(process_table)
     assert "warning" not in run.stderr, "root here has every cgroup controller arena uses"
 
 
@@ -186,15 +191,15 @@ def test_every_attack_is_blocked_in_a_tournament_as_an_ordinary_user(ordinary_us
     tmpdir.mkdir()
     for path in [folder, *folder.rglob("*")]:
         os.chown(path, account.pw_uid, account.pw_gid)
-    watch = Watch(bots, tmpdir)
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "TMPDIR": str(tmpdir), "LANG": "C.UTF-8"}
-    run = subprocess.run([str(python), "-m", "arena.cli", "tournament", "--bots", str(bots), "--games", zoo_game,
-                          *OPTIONS], cwd=folder, env=env, user=account.pw_uid, group=account.pw_gid,
-                         extra_groups=[], capture_output=True, text=True, timeout=600)
-    if "bubblewrap cannot make a box here" in run.stderr:
-        pytest.skip(run.stderr.strip().splitlines()[-1])
-    _check_tournament(folder, run)
-    watch.check(process_table)
+    with Watch(bots, tmpdir) as watch:
+        run = subprocess.run([str(python), "-m", "arena.cli", "tournament", "--bots", str(bots), "--games",
+                              zoo_game, *OPTIONS], cwd=folder, env=env, user=account.pw_uid, group=account.pw_gid,
+                             extra_groups=[], capture_output=True, text=True, timeout=600)
+        if "bubblewrap cannot make a box here" in run.stderr:
+            pytest.skip(run.stderr.strip().splitlines()[-1])
+        _check_tournament(folder, run)
+        watch.check(process_table)
     assert ("warning: no usable cgroup here, so not enforced per bot: the one-core CPU quota, memory (watched "
             "every few tens of ms instead of capped by the kernel), processes (RLIMIT_NPROC per user instead)"
             in run.stderr)

@@ -110,9 +110,12 @@ class BotSeat:
         """The bot's choice. Its clock runs from when it can run to its
         answer, and an answer waiting in the pipe is read however late the referee
         looks (process.receive), so a referee that stalls costs no bot its
-        game. The bot that had the turn before is frozen now (``_Turns``)."""
+        game. The bot that had the turn before is frozen first (``_Turns``)."""
         with self._killing_on_failure():
             process = self._running()
+            # The bot that had the turn is stopped before this one's clock
+            # starts: a CPU hog's children cannot eat into its time.
+            _turns.pass_to(process)
             sent = time.monotonic()
             # Sent before the thaw: the bot wakes once, to its message.
             process.send({"type": "decide", "state": state.to_json(), "actions": actions,
@@ -122,7 +125,6 @@ class BotSeat:
             # was running, else at its thaw (after the send, or during it if
             # the pipe was full).
             started = max(sent, process.thawed_at)
-            _turns.pass_to(process)
             answer = process.receive(max(0.0, timeout - (time.monotonic() - started)))
             try:
                 return parse_action(answer, actions)
@@ -166,9 +168,8 @@ class _Turns(threading.local):
     """Whose turn it is among the bots of this thread's game: the bot that
     may run. A bot is frozen when another seat's turn comes, not as soon as
     it answers: a seat that decides twice in a row is not frozen and thawed
-    in between, and the freezing is done while the next bot thinks (it has
-    its decide message by then). A person's turn (``pause``) freezes the
-    bot too."""
+    in between. A person's turn (``pause_bots``) and the end of a game
+    freeze it too."""
 
     process: BotProcess | None = None
 
