@@ -34,11 +34,12 @@ def test_a_referee_stall_after_sending_is_never_a_forfeit(ponder, monkeypatch):
     deciding again) has its answer waiting in the pipe, and it is taken; a
     frozen bot's clock starts at its thaw, after the stall."""
     send_line = BotProcess.send_line
+    stalls = []
 
     def stalling(self, data: bytes, timeout: float) -> None:
         send_line(self, data, timeout)
-        if data.startswith(b'{"type":"decide"'):
-            time.sleep(0.25)
+        if data.startswith(b'{"type":"decide"') and len(stalls) < 12:  # a dozen is enough, and quick
+            stalls.append(time.sleep(0.25))
 
     monkeypatch.setattr(BotProcess, "send_line", stalling)
     seats = _random_seats(Limits(move_timeout=0.2, ponder=ponder))
@@ -47,9 +48,8 @@ def test_a_referee_stall_after_sending_is_never_a_forfeit(ponder, monkeypatch):
     finally:
         for seat in seats:
             seat.close()
-    decisions = sum(1 for event in record.events if event["kind"] == "decision")
     assert record.termination is Termination.NORMAL, record.detail
-    assert decisions >= 10
+    assert len(stalls) == 12
 
 
 PONDERER = """
