@@ -125,10 +125,14 @@ def limits_options(command):
         count("--open-files", "open_files", 8, "Open files per bot process."),
         size("--stderr-cap", "stderr_bytes", "Bot stderr kept in the log per bot and game"),
         size("--line-cap", "max_line_bytes", "Longest line a bot may print"),
-        click.option("--isolation", type=click.Choice(ISOLATIONS), multiple=True, expose_value=False,
-                     callback=keep("isolation", tuple),
-                     help="Stronger isolation, repeatable: network (no network at all), "
-                          "user (a user id of its own; needs root)."),
+        size("--memory", "memory_bytes", "Resident memory of all of a bot's processes together"),
+        size("--disk", "disk_bytes", "Size of each of a bot's writable folders (working folder, /tmp, /dev/shm)"),
+        click.option("--ponder/--no-ponder", default=Limits.ponder, show_default=True, expose_value=False,
+                     callback=keep("ponder"),
+                     help="Let bots think while it is not their turn (by default they are frozen)."),
+        click.option("--isolation", type=click.Choice(ISOLATIONS), default=Limits.isolation, show_default=True,
+                     expose_value=False, callback=keep("isolation"),
+                     help="box: every bot in a bubblewrap sandbox of its own; none: no sandbox (unsafe)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -141,7 +145,7 @@ def _limits(move_timeout: float, startup_timeout: float) -> Limits:
     context = click.get_current_context(silent=True)
     chosen = context.meta.get("arena.limits", {}) if context else {}
     limits = Limits(startup_timeout=startup_timeout, move_timeout=move_timeout, **chosen)
-    check(limits.confinement, limits.isolation)
+    check(limits)
     return limits
 
 

@@ -41,9 +41,11 @@ class Limits:
     """Per-bot-process limits. Defaults are safe for a shared machine and
     generous for an honest bot; see the README for what each one protects.
 
-    ``confinement`` says how the process-count limit is enforced (``auto``:
-    the best this machine allows, see arena.bots.isolation); ``isolation`` names
-    optional stronger isolation (``network``, ``user``), off by default."""
+    ``isolation`` is ``box`` (every bot in a bubblewrap sandbox of its own,
+    arena.bots.isolation) or ``none`` (unsafe, for machines without it).
+    ``memory_bytes`` bounds all of a bot's processes together; ``disk_bytes``
+    each of its writable folders (working folder, /tmp, /dev/shm). Without
+    ``ponder`` a bot is frozen between its decisions."""
 
     startup_timeout: float = 10.0
     move_timeout: float = 1.0
@@ -54,8 +56,10 @@ class Limits:
     processes: int = 64
     file_size_bytes: int = 16 << 20
     open_files: int = 256
-    confinement: str = "auto"
-    isolation: tuple[str, ...] = ()
+    memory_bytes: int = 1 << 30
+    disk_bytes: int = 64 << 20
+    ponder: bool = False
+    isolation: str = "box"
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,12 @@
 """Figures for the hostile-bot defences: what a bot process costs to start
-under its warden, and what the worst of the zoo (tests/zoo) costs the
+under its warden, in its box and without one, what freezing and thawing it
+costs per decision, and what the worst of the zoo (tests/zoo) costs the
 referee. Run: python bench/hostile.py [--flood-seconds 4]
 
-Prints, per confinement available here, the time to start a bot, shake
-hands and end it; then, in this process as the referee, the peak memory
-(VmHWM) and what went by for a 100 MB line, a stderr flood and a fork bomb.
+Prints, for ``--isolation box`` and ``none``, the time to start a bot,
+shake hands and end it, and the time to thaw and freeze it again; then, in
+this process as the referee, the peak memory (VmHWM) and what went by for a
+100 MB line, a stderr flood and a fork bomb.
 """
 
 from __future__ import annotations
@@ -22,14 +24,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena import isolation  # noqa: E402
+from arena.bots import isolation  # noqa: E402
 from arena.bots.process import BotProcess  # noqa: E402
 from arena.bots.protocol import handshake  # noqa: E402
 from arena.errors import BotError  # noqa: E402
 from arena.model import BotSpec, Limits  # noqa: E402
 
-ZOO = ROOT / "tests" / "zoo"
+ZOO = Path(tempfile.mkdtemp(prefix="arena-bench-zoo-"))  # self-contained copies: a bot sees only its own file
 RANDOM_BOT = ROOT / "bots" / "random_bot.py"
+sys.path.insert(0, str(ROOT / "tests" / "zoo"))
+from _zoo import self_contained  # noqa: E402
+
+for _bot in ("huge_line", "stderr_flood", "fork_bomb"):
+    (ZOO / f"{_bot}.py").write_text(self_contained(ROOT / "tests" / "zoo" / f"{_bot}.py"))
 
 
 def spec(path: Path) -> BotSpec:
@@ -41,19 +48,24 @@ def peak_kib() -> int:
 
 
 def start_costs(rounds: int) -> None:
-    confinements = ["rlimit"] + (["uid"] if os.geteuid() == 0 else []) \
-        + (["cgroup"] if isolation.cgroup_place() else [])
-    for confinement in confinements:
-        limits = Limits(confinement=confinement)
-        times = []
+    for mode in isolation.ISOLATIONS:
+        limits = Limits(isolation=mode)
+        times, cycles = [], []
         for _ in range(rounds):
             started = time.perf_counter()
             process = BotProcess(spec(RANDOM_BOT), limits)
             handshake(process, 10)
-            process.close()
             times.append(time.perf_counter() - started)
-        print(f"start + hello + close, {confinement:6}: median {statistics.median(times) * 1000:6.1f} ms, "
-              f"max {max(times) * 1000:6.1f} ms ({rounds} bots)")
+            process.freeze()
+            started = time.perf_counter()
+            for _ in range(100):
+                process.thaw()
+                process.freeze()
+            cycles.append((time.perf_counter() - started) / 100)
+            process.close()
+        print(f"--isolation {mode:4}: start + hello median {statistics.median(times) * 1000:6.1f} ms, "
+              f"max {max(times) * 1000:6.1f} ms; thaw + freeze median {statistics.median(cycles) * 1e6:5.1f} us "
+              f"({rounds} bots)")
 
 
 def misdeed(bot: str, limits: Limits, log: Path | None = None) -> str:
@@ -79,7 +91,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--flood-seconds", type=float, default=4.0)
     args = parser.parse_args()
-    print(f"confinement here: {isolation.resolve('auto')}")
+    place = isolation.cgroup_place()
+    print(f"cgroups here: {', '.join(sorted(place.bases)) if place else 'none'}")
     start_costs(args.rounds)
 
     base = peak_kib()
@@ -98,7 +111,7 @@ def main() -> None:
               f"({dropped / 2**30 / args.flood_seconds:.2f} GiB/s); log {len(text)} bytes; "
               f"referee peak +{(peak_kib() - base) / 1024:.1f} MiB")
 
-    if isolation.resolve("auto") != "rlimit" or os.geteuid() != 0:
+    if (place and "pids" in place.bases) or os.geteuid() != 0:
         seen = [0]
         stop = threading.Event()
 
@@ -112,7 +125,7 @@ def main() -> None:
                         command = Path(f"/proc/{pid}/cmdline").read_bytes()
                     except OSError:
                         continue
-                    mine += program.encode() in command and b"warden.py" not in command
+                    mine += program.encode() in command and b"--unshare-all" not in command
                 seen[0] = max(seen[0], mine)
                 stop.wait(0.005)
 

@@ -182,12 +182,14 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3,
                         help="measure this many times and keep each side's fastest "
                              "(other work on the machine only ever slows a run down)")
+    parser.add_argument("--ponder", action="store_true",
+                        help="let the bots run between their decisions: what freezing them costs is the difference")
     args = parser.parse_args()
     seats = dict(SEATS)
     for item in args.seats:
         name, _, count = item.partition("=")
         seats[name] = int(count)
-    limits = Limits()
+    limits = Limits(ponder=args.ponder)
     print(f"referee against the echo floor, at least {args.decisions} decisions per game; target ratio {TARGET}")
     print("floor: the same lines, each encoded from its message in the loop as the protocol encodes it; "
           "bare: the recorded bytes as they are")

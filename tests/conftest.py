@@ -58,12 +58,17 @@ def node() -> str:
 
 @pytest.fixture(scope="session")
 def zoo_dir():
-    """The zoo of bad bots (tests/zoo), copied to a folder of this session's
-    own that any user can read: some tests run bots as another user, and the
-    process table is searched for this folder's path."""
+    """The zoo of bad bots (tests/zoo), each made self-contained (a bot sees
+    only its own file), in a folder of this session's own that any user can
+    read: some tests run bots as another user, and the process table is
+    searched for this folder's path."""
+    from zoo._zoo import self_contained
+
     holder = Path(tempfile.mkdtemp(prefix="arena-zoo-"))
     folder = holder / "zoo"
     shutil.copytree(ZOO, folder, ignore=shutil.ignore_patterns("__pycache__", "zoo-*"))
+    for bot in folder.glob("[!_]*.py"):
+        bot.write_text(self_contained(bot))
     for path in (holder, folder, *folder.iterdir()):
         path.chmod(0o755 if path.is_dir() else 0o644)
     yield folder

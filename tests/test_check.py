@@ -10,8 +10,6 @@ import sys
 import pytest
 from support import REPO, arena
 
-ZOO = REPO / "tests" / "zoo"
-
 
 @pytest.mark.slow  # a whole check: dozens of games at every game and count
 @pytest.mark.parametrize("bot", ["random_bot", "greedy_bot", "random_bot_js"])
@@ -43,11 +41,10 @@ def test_the_search_bot_passes_with_a_sample_count(tmp_path):
     assert run.stdout.splitlines()[-1] == "search8 is fit for a tournament"
 
 
-def test_a_bot_that_answers_late_is_not_fit_and_is_told_why(tmp_path):
+def test_a_bot_that_answers_late_is_not_fit_and_is_told_why(tmp_path, zoo_dir):
     bots = tmp_path / "bots"
     bots.mkdir()
-    for name in ("_zoo.py", "late_answer.py"):
-        shutil.copy(ZOO / name, bots / name)
+    shutil.copy(zoo_dir / "late_answer.py", bots / "late_answer.py")
     # The filler random bot comes from the bundled bots/ folder.
     run = arena("check", "late_answer", "--bots", str(bots), "--move-timeout", "0.1", cwd=tmp_path, tmpdir=tmp_path)
     assert run.returncode == 1

@@ -3,6 +3,7 @@ and real traffic from a real bot checked against the JSON Schemas."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -64,10 +65,11 @@ LIMITS = Limits(startup_timeout=10, move_timeout=5)
 
 
 def _one_pair(tmp_path: Path, scripted_steps: list[dict]) -> list:
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps(scripted_steps))
     bots = random_bots(tmp_path / "bots", ["opponent"])
-    folder_bot(bots, "scripted", SCRIPTED, [str(script)])
+    # The script lives in the bot's folder: a bot sees nothing else of ours.
+    (bots / "scripted").mkdir()
+    (bots / "scripted" / "script.json").write_text(json.dumps(scripted_steps))
+    folder_bot(bots, "scripted", SCRIPTED, ["script.json"])
     specs = {s.name: s for s in discover([bots])}
     entrants = [Entrant(specs["scripted"], frozenset(["slyyde"])), Entrant(specs["opponent"], frozenset(["slyyde"]))]
     jobs = plan_round_robin(entrants, ["slyyde"], 1, DiceKey.from_seed(1))[:1]
@@ -106,7 +108,9 @@ def test_real_traffic_matches_the_schemas(tmp_path):
     specs = {s.name: s for s in discover([bots])}
     entrants = [Entrant(spec, frozenset(["slyyde"])) for spec in specs.values()]
     jobs = plan_round_robin(entrants, ["slyyde"], 2, DiceKey.from_seed(11))
-    records = list(play_match(jobs, {s.bot_id: s for s in specs.values()}, LIMITS, None))
+    # The recorder writes what it hears outside its folder: it runs unboxed.
+    unboxed = dataclasses.replace(LIMITS, isolation="none")
+    records = list(play_match(jobs, {s.bot_id: s for s in specs.values()}, unboxed, None))
     assert all(r.termination is Termination.NORMAL for r in records)
     seen = set()
     for line in log.read_text().splitlines():

@@ -32,7 +32,7 @@ from arena.model import Limits
 from arena.bots.discovery import discover
 spec = discover([sys.argv[1]])[0]
 print("go", flush=True)
-BotProcess(spec, Limits())
+BotProcess(spec, Limits(isolation=sys.argv[2]))
 print("started", flush=True)
 time.sleep(60)
 """
@@ -56,9 +56,11 @@ def bot_folder(tmp_path):
     return random_bots(tmp_path / "bots", ["workdir_probe"])
 
 
-def _start(bot_folder: Path, root: Path) -> subprocess.Popen:
+def _start(bot_folder: Path, root: Path, mode: str = "none") -> subprocess.Popen:
+    """A referee that starts one bot; without a box (``none``) the bot has a
+    working folder under ``root``; in a box (``box``), a tmpfs of its own."""
     env = dict(os.environ, TMPDIR=str(root), PYTHONPATH=str(REPO))
-    process = subprocess.Popen([sys.executable, "-c", START_ONE_BOT, str(bot_folder)], env=env,
+    process = subprocess.Popen([sys.executable, "-c", START_ONE_BOT, str(bot_folder), mode], env=env,
                                stdout=subprocess.PIPE, text=True)
     assert process.stdout.readline().strip() == "go"
     return process
@@ -79,7 +81,7 @@ def _abandoned_cgroups() -> list[str]:
     if place is None:
         return []
     abandoned = []
-    for path in place.base.glob(f"{warden.CGROUP_PREFIX}*"):
+    for path in (path for base in set(place.bases.values()) for path in base.glob(f"{warden.CGROUP_PREFIX}*")):
         fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -91,14 +93,15 @@ def _abandoned_cgroups() -> list[str]:
     return abandoned
 
 
+@pytest.mark.parametrize("mode", ["box", "none"])
 @pytest.mark.parametrize("instant", INSTANTS)
 def test_a_referee_killed_at_any_instant_of_a_bot_start_leaves_no_folder_and_no_cgroup(
-        instant, bot_folder, private_tmp, process_table):
-    referee = _start(bot_folder, private_tmp)
+        instant, mode, bot_folder, private_tmp, process_table):
+    referee = _start(bot_folder, private_tmp, mode)
     time.sleep(instant)
     referee.kill()
     _reap(referee)
-    # The warden and the bot both name the bot's file on their command line.
+    # The warden, bwrap and the bot all name the bot's file on their command line.
     assert process_table.wait_until_none(str(bot_folder), timeout=10) == {}
     # No sweep has run: the warden removed what it had made as it went.
     assert _folders(private_tmp) == []

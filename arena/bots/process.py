@@ -1,15 +1,16 @@
 """Bot processes: spawn under limits, JSON lines with deadlines, kill cleanly.
 
-A bot is untrusted. It runs under a warden (arena/bots/warden.py) that starts it in
-a session of its own, in an empty working folder of its own, under resource
-limits and a process-count limit (arena/bots/isolation.py says how that is
-enforced on this machine), and that kills every process the bot started when
-the bot exits or the referee ends it, including descendants that detached
-themselves. The warden dies with the thread that started it, and kills the
-bot as it goes. Every read and every write has a deadline; a line longer than
-the cap is refused without being held in memory; stderr is drained by a
-thread into a log file (one per game: the referee switches files) up to a
-cap per file and the rest is counted and dropped.
+A bot is untrusted. It runs under a warden (arena/bots/warden.py) that starts
+it in its box (arena/bots/isolation.py: a bubblewrap sandbox with an empty
+working folder of its own, under resource limits and cgroups where the machine
+has them), and that kills every process the bot started when the bot exits or
+the referee ends it, including descendants that detached themselves. Between
+its decisions the bot is frozen (``freeze``, ``thaw``). The warden dies with
+the thread that started it, and kills the bot as it goes. Every read and every
+write has a deadline; a line longer than the cap is refused without being held
+in memory; stderr is drained by a thread into a log file (one per game: the
+referee switches files) up to a cap per file and the rest is counted and
+dropped.
 """
 
 from __future__ import annotations
@@ -252,13 +253,18 @@ class BotProcess:
         except (ArenaError, OSError) as exc:
             raise BotCrashed(f"cannot start {spec.name!r}: {exc}") from None
         status_read, status_write = os.pipe()
+        boxed = limits.isolation == "box"
         try:
+            command = isolation.box_command(spec, limits) if boxed else list(spec.command)
             self.proc = subprocess.Popen(
                 [sys.executable, "-I", "-S", str(WARDEN), warden.encode(self.box.warden_config(status_write)),
-                 *spec.command],
+                 *command],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                start_new_session=True, pass_fds=(status_write,), env=_bot_environment(),
+                start_new_session=True, pass_fds=(status_write,), env=isolation.bot_environment(boxed),
             )
+        except ArenaError as exc:
+            os.close(status_read)
+            raise BotCrashed(f"cannot start {spec.name!r}: {exc}") from None
         except OSError as exc:
             os.close(status_read)
             self.box.sweep()
@@ -268,6 +274,10 @@ class BotProcess:
         self._status_fd = status_read
         self._status_lines = LineBuffer(1 << 16)
         self._exit_status: int | None = None
+        self._over_memory = False
+        self._freezer: isolation.Freezer | None = None
+        self.frozen = False
+        self.thawed_at = 0.0  # time.monotonic() of the last thaw
         self._lines = LineBuffer(limits.max_line_bytes)
         assert self.proc.stdout is not None and self.proc.stdin is not None and self.proc.stderr is not None
         self._stdout_fd = self.proc.stdout.fileno()
@@ -289,7 +299,32 @@ class BotProcess:
             raise BotCrashed(f"cannot start {spec.name!r}: {reason}")
         self.pid: int = started["pid"]
         self.workdir = started["workdir"]
-        self.box.cgroup = started.get("cgroup")
+        self.box.cgroups = started["cgroups"]
+
+    def freeze(self) -> None:
+        """Stop every process of the bot until ``thaw``: it has no CPU while
+        it is not its turn (unless the limits let it ponder)."""
+        if self.limits.ponder or self.frozen or self._ended:
+            return
+        if self._freezer is None:
+            self._freezer = isolation.Freezer(self._freezer_top())
+        self._freezer.freeze()
+        self.frozen = True
+
+    def _freezer_top(self) -> int:
+        """Below which process the bot's processes are: in a box, the init of
+        its PID namespace (bwrap's, the child of the bwrap the warden
+        started, which only reaps); without one, the warden."""
+        if self.limits.isolation != "box":
+            return self.proc.pid
+        inits = warden.children_of(self.pid)
+        return inits[0] if inits else self.pid
+
+    def thaw(self) -> None:
+        if self.frozen and self._freezer is not None:
+            self._freezer.thaw()
+            self.frozen = False
+            self.thawed_at = time.monotonic()
 
     def log_stderr_to(self, path: Path | None) -> None:
         """From now on, keep the bot's stderr in ``path`` (None: drop it)."""
@@ -304,18 +339,23 @@ class BotProcess:
         """Write one line already encoded (``encode_line``), within the timeout."""
         deadline = time.monotonic() + timeout
         view = memoryview(data)
+        thawed = False
         while view:
             try:
                 sent = os.write(self._stdin_fd, view)
                 view = view[sent:]
                 continue
             except BlockingIOError:
-                pass
+                if self.frozen:  # a full pipe: the bot must run to read it
+                    self.thaw()
+                    thawed = True
             except BrokenPipeError:
                 raise BotCrashed(self._exit_description("closed its input")) from None
-            left = deadline - time.monotonic()
-            if left <= 0 or not self._writable.poll(_milliseconds(left)):
+            left = max(0.0, deadline - time.monotonic())
+            if not self._writable.poll(_milliseconds(left)):
                 raise BotTimeout(f"did not read its input within {timeout:g} s")
+        if thawed:
+            self.freeze()
 
     def receive(self, timeout: float) -> dict[str, Any]:
         """The next line as a JSON object. Raises BotTimeout, BotCrashed or
@@ -327,8 +367,10 @@ class BotProcess:
             line = self._lines.next_line()
             if line is not None:
                 return line
-            left = deadline - time.monotonic()
-            if left <= 0 or not self._readable.poll(_milliseconds(left)):
+            # Past the deadline the pipe is still looked at once: an answer
+            # waiting there came in time, however late the referee looks.
+            left = max(0.0, deadline - time.monotonic())
+            if not self._readable.poll(_milliseconds(left)):
                 raise BotTimeout(f"no answer within {timeout:g} s" + (
                     "; a bot that printed its answer must also flush its output (PROTOCOL.md, "
                     "\"Flush every line\")" if self._lines.buffered == 0 else ""))
@@ -378,6 +420,7 @@ class BotProcess:
                 return None
             if message.get("exit") is not None:
                 self._exit_status = message["exit"]
+                self._over_memory = message.get("memory", False)
         return self._exit_status
 
     def _bot_running(self) -> bool:
@@ -394,9 +437,13 @@ class BotProcess:
             if self._bot_running():
                 return f"{what} while still running"
         status = self._bot_exit_status(wait=2.0)
+        if self._over_memory:
+            return f"{what}: memory limit of {format_size(self.limits.memory_bytes)} exceeded"
         if status is None:
             return f"{what}: exited"
         code = os.waitstatus_to_exitcode(status)
+        if code > 128 and self.limits.isolation == "box":
+            code = 128 - code  # bwrap exits with 128 + N when a signal N killed the bot
         if code < 0:
             try:
                 name = signal.Signals(-code).name
@@ -413,6 +460,7 @@ class BotProcess:
         if self.closed:
             return
         self.closed = True
+        self.thaw()
         try:
             self.send({"type": "bye"}, timeout=0.1)
         except (BotCrashed, BotTimeout, OSError):
@@ -425,7 +473,7 @@ class BotProcess:
 
     def kill(self) -> None:
         """End the bot and every process it started: the warden sweeps them
-        (cgroup, user id, process tree) and leaves; then the referee sweeps
+        (cgroups, process tree, and with it the box's namespaces) and leaves; then the referee sweeps
         again in case the warden could not. Safe to call twice."""
         self.closed = True
         if self._ended:
@@ -448,6 +496,8 @@ class BotProcess:
             except OSError:
                 pass
         self._drain.join(timeout=1.0)
+        if self._freezer is not None:
+            self._freezer.close()
         self._bot_exit_status(wait=0)
         os.close(self._status_fd)
         if self.workdir:
@@ -458,16 +508,6 @@ def _milliseconds(seconds: float) -> int:
     """A poll timeout: whole milliseconds, rounded up so that a wait never
     ends before its deadline."""
     return math.ceil(seconds * 1000)
-
-
-def _bot_environment() -> dict[str, str]:
-    """A small environment: enough to find interpreters, nothing of ours.
-    The warden adds TMPDIR (and HOME for a bot with a user id of its own):
-    the working folder, removed afterwards."""
-    keep = ("PATH", "LANG", "LC_ALL", "HOME", "SYSTEMROOT", "PYTHONPATH")
-    env = {key: os.environ[key] for key in keep if key in os.environ}
-    env["PYTHONUNBUFFERED"] = "1"
-    return env
 
 
 WORKDIR_PREFIX = "arena-bot-"

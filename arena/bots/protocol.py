@@ -5,6 +5,7 @@ the reference; protocol/schema/ holds a JSON Schema for every message."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,7 @@ class BotSeat:
                 self.process = BotProcess(self.spec, self.limits, self.stderr_log)
                 hello = handshake(self.process, self.limits.startup_timeout)
                 self.updates = hello.get("updates", False)
+                self.process.freeze()
             return self.process
 
     def start_game(self, job: Job, seat: int, state: State) -> None:
@@ -116,11 +118,24 @@ class BotSeat:
             }), self.limits.move_timeout)
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int:
+        """The bot's choice. Its clock runs from when it can run to its
+        answer, and an answer waiting in the pipe is read however late the referee
+        looks (process.receive), so a referee that stalls costs no bot its
+        game. The bot that had the turn before is frozen first (``_Turns``)."""
         with self._killing_on_failure():
-            started = time.monotonic()
             process = self._running()
+            # The bot that had the turn is stopped before this one's clock
+            # starts: a CPU hog's children cannot eat into its time.
+            _turns.pass_to(process)
+            sent = time.monotonic()
+            # Sent before the thaw: the bot wakes once, to its message.
             process.send({"type": "decide", "state": state.to_json(), "actions": actions,
                           "timeout_ms": int(timeout * 1000)}, timeout)
+            process.thaw()
+            # Its clock started when it could first run: at the send if it
+            # was running, else at its thaw (after the send, or during it if
+            # the pipe was full).
+            started = max(sent, process.thawed_at)
             answer = process.receive(max(0.0, timeout - (time.monotonic() - started)))
             try:
                 return parse_action(answer, actions)
@@ -137,6 +152,7 @@ class BotSeat:
     def end_game(self, state: State, result: dict[str, Any]) -> None:
         if self.process is None:
             return
+        pause_bots()  # the game is over: nobody's turn
         with self._killing_on_failure():
             self.process.send({"type": "game_end", "result": result, "state": state.to_json()},
                               self.limits.move_timeout)
@@ -157,6 +173,31 @@ class BotSeat:
         """A context in which a failure kills the bot's process (and is
         raised on)."""
         return self._guard
+
+
+class _Turns(threading.local):
+    """Whose turn it is among the bots of this thread's game: the bot that
+    may run. A bot is frozen when another seat's turn comes, not as soon as
+    it answers: a seat that decides twice in a row is not frozen and thawed
+    in between. A person's turn (``pause_bots``) and the end of a game
+    freeze it too."""
+
+    process: BotProcess | None = None
+
+    def pass_to(self, process: BotProcess | None) -> None:
+        previous = self.process
+        if previous is not process:
+            self.process = process
+            if previous is not None:
+                previous.freeze()
+
+
+_turns = _Turns()
+
+
+def pause_bots() -> None:
+    """A person's turn: the bot that had the turn before is frozen."""
+    _turns.pass_to(None)
 
 
 class _KillingOnFailure:

@@ -13,22 +13,27 @@ The warden
 * is the child subreaper of the bot's process tree: a descendant that detaches
   itself (double fork, ``setsid``) is re-parented to the warden instead of to
   init, so it cannot outlive the bot even where there is no cgroup;
-* starts the bot in a session of its own, in its cgroup if it has one, under
-  its resource limits, with no way to gain privileges on exec, optionally in
-  a network namespace of its own and as another user;
-* creates the bot's working folder itself, once it is sure to die with the
-  referee, and holds a lock on it for as long as it lives: so no folder
-  exists without a live owner, and one whose owner was killed outright
-  (SIGKILL, which nothing can clean up after) is found and removed by the
-  next arena that starts (``remove_abandoned``);
+* starts the bot's command (in a box, ``bwrap ... -- COMMAND``: the referee
+  builds it, see arena.bots.isolation) in a session of its own, in its
+  cgroups if it has them, under its resource limits, with no way to gain
+  privileges on exec;
+* creates the bot's cgroups (and, without a box, its working folder) itself,
+  once it is sure to die with the referee, and holds a lock on each for as
+  long as it lives: so none exists without a live owner, and one whose
+  owner was killed outright (SIGKILL, which nothing can clean up after) is
+  found and removed by the next arena that starts (``remove_abandoned``);
+* ends the bot when it goes over its memory cap: where a cgroup caps it, as
+  soon as the kernel killed one of its processes for it; elsewhere, when the
+  resident memory of all its processes, summed every ``WATCH_SECONDS``, is
+  over the cap;
 * when the bot's main process exits, kills the rest of its processes at once,
   so children holding the pipes open cannot keep the referee waiting, and
-  removes its working folder (also when the referee was killed); its cgroup,
-  where it has one, is made, owned and removed the same way;
-* reports on the status pipe, one line each: ``{"pid": N, "workdir": PATH,
-  "cgroup": PATH or None}``
-  once the bot runs (or ``{"error": "..."}`` if it could not start) and
-  ``{"exit": S}`` (the raw wait status, or None) when it is over.
+  removes its cgroups and working folder (also when the referee was killed);
+* reports on the status pipe, one line each: ``{"pid": N, "workdir": PATH
+  or None, "cgroups": [PATH, ...]}`` once the bot runs (or ``{"error":
+  "..."}`` if it could not start) and ``{"exit": S, "memory": B}`` (the raw
+  wait status, or None; whether the bot went over its memory cap) when it
+  is over.
 
 The sweeping functions are also used by the referee (arena.bots.isolation) as a
 second line of defence, for when the warden itself was killed.
@@ -48,17 +53,12 @@ import sys
 import time
 
 PR_SET_PDEATHSIG = 1
-PR_SET_KEEPCAPS = 8
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
-PR_CAP_AMBIENT = 47
-PR_CAP_AMBIENT_RAISE = 2
-CAP_DAC_READ_SEARCH = 2
-CLONE_NEWUSER = 0x10000000
-CLONE_NEWNET = 0x40000000
-_LINUX_CAPABILITY_VERSION_3 = 0x20080522
 
 SWEEP_SECONDS = 5.0
+WATCH_SECONDS = 0.03
+_PAGE = os.sysconf("SC_PAGE_SIZE")
 _STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
@@ -225,57 +225,46 @@ def remove_abandoned_cgroups(base: str, version: int) -> list[str]:
     return remove_abandoned(base, CGROUP_PREFIX, remove)
 
 
-def _status_fields(pid: str) -> tuple[int, int, int] | None:
-    """(real uid, parent pid, state is zombie) of a process, from /proc."""
+def children_of(pid: int) -> list[int]:
+    """The children of every thread of a process (a thread that forks is
+    the parent, not the process's main thread)."""
+    found: list[int] = []
     try:
-        with open(f"/proc/{pid}/status") as handle:
-            text = handle.read()
+        tasks = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return None
-    uid = ppid = -1
-    zombie = 0
-    for line in text.splitlines():
-        if line.startswith("Uid:"):
-            uid = int(line.split()[1])
-        elif line.startswith("PPid:"):
-            ppid = int(line.split()[1])
-        elif line.startswith("State:"):
-            zombie = int(line.split()[1] == "Z")
-    return uid, ppid, zombie
-
-
-def processes_of_uid(uid: int) -> list[int]:
-    """Live (not zombie) processes whose real user id is ``uid``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            fields = _status_fields(entry)
-            if fields and fields[0] == uid and not fields[2]:
-                found.append(int(entry))
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as handle:
+                found.extend(int(child) for child in handle.read().split())
+        except OSError:
+            continue
     return found
 
 
-def kill_uid(uid: int, deadline: float) -> None:
-    """Kill every process running as ``uid``: a user id that belongs to one
-    bot alone, so nothing else is hit and nothing can leave it."""
-    while time.monotonic() < deadline:
-        pids = processes_of_uid(uid)
-        if not pids:
-            return
-        for pid in pids:
-            _kill(pid)
-        time.sleep(0.001)
+def descendants(top: int) -> list[int]:
+    """Every process below ``top``."""
+    found: list[int] = []
+    pending = [top]
+    while pending:
+        children = children_of(pending.pop())
+        found.extend(children)
+        pending.extend(children)
+    return found
 
 
-def _children() -> list[int]:
-    me = os.getpid()
-    path = f"/proc/{me}/task/{me}/children"
-    try:
-        with open(path) as handle:
-            return [int(pid) for pid in handle.read().split()]
-    except OSError:
-        return [int(entry) for entry in os.listdir("/proc")
-                if entry.isdigit() and (_status_fields(entry) or (0, 0, 0))[1] == me]
+def resident_bytes(pids: list[int]) -> int:
+    """Resident memory of the processes, without the pages they share with
+    files (libraries): what they hold of the machine's memory."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as handle:
+                fields = handle.read().split()
+        except OSError:
+            continue
+        total += (int(fields[1]) - int(fields[2])) * _PAGE
+    return total
 
 
 def kill_descendants(bot_pid: int, deadline: float) -> int | None:
@@ -284,7 +273,7 @@ def kill_descendants(bot_pid: int, deadline: float) -> int | None:
     tree gone. Returns the bot's wait status if it was reaped here."""
     status = None
     while time.monotonic() < deadline:
-        for pid in _children():
+        for pid in children_of(os.getpid()):
             _kill(pid)
         try:
             while True:
@@ -302,41 +291,6 @@ def kill_descendants(bot_pid: int, deadline: float) -> int | None:
 # -- starting the bot ------------------------------------------------------------
 
 
-def _keep_reading(libc) -> None:
-    """After the switch to another user: keep CAP_DAC_READ_SEARCH as an
-    ambient capability, so the bot can still read its interpreter and files
-    wherever they are, but gains no other privilege."""
-
-    class Header(ctypes.Structure):
-        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-    class Data(ctypes.Structure):
-        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
-                    ("inheritable", ctypes.c_uint32)]
-
-    header = Header(_LINUX_CAPABILITY_VERSION_3, 0)
-    data = (Data * 2)()
-    bit = 1 << CAP_DAC_READ_SEARCH
-    data[0].effective = data[0].permitted = data[0].inheritable = bit
-    _check(libc.capset(ctypes.byref(header), ctypes.byref(data)), "capset")
-    _check(libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_DAC_READ_SEARCH, 0, 0),
-           "ambient capability")
-
-
-def _unshare_network(libc) -> None:
-    """A network namespace of its own, with no interface up: no network at
-    all, not even loopback. Root unshares directly; anyone else goes through
-    a user namespace that maps only their own ids."""
-    if os.geteuid() == 0:
-        _check(libc.unshare(CLONE_NEWNET), "network namespace")
-        return
-    uid, gid = os.getuid(), os.getgid()
-    _check(libc.unshare(CLONE_NEWUSER | CLONE_NEWNET), "user and network namespace")
-    _write("/proc/self/setgroups", "deny")
-    _write("/proc/self/uid_map", f"{uid} {uid} 1")
-    _write("/proc/self/gid_map", f"{gid} {gid} 1")
-
-
 def _become_bot(config: dict, warden_pid: int) -> None:
     """In the bot's process, between fork and exec."""
     libc = _libc()
@@ -344,27 +298,16 @@ def _become_bot(config: dict, warden_pid: int) -> None:
     _check(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
     if os.getppid() != warden_pid:
         os._exit(1)
-    os.chdir(config["workdir"])
+    if config.get("workdir"):
+        os.chdir(config["workdir"])
     for number in _STOP_SIGNALS:
         signal.signal(number, signal.SIG_DFL)
     os.close(config["status_fd"])
-    if config.get("cgroup"):
-        _write(os.path.join(config["cgroup"], "cgroup.procs"), "0")
-    if config.get("network"):
-        _unshare_network(libc)
+    for path in config["cgroups"]:
+        _write(os.path.join(path, "cgroup.procs"), "0")
     for name, value in config["rlimits"].items():
         soft, hard = value if isinstance(value, list) else (value, value)
         resource.setrlimit(getattr(resource, name), (soft, hard))
-    uid = config.get("uid")
-    if uid is not None:
-        keep_read = config.get("keep_read", False)
-        if keep_read:
-            _check(libc.prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0), "keep capabilities")
-        os.setgroups([])
-        os.setresgid(uid, uid, uid)
-        os.setresuid(uid, uid, uid)
-        if keep_read:
-            _keep_reading(libc)
     _check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no new privileges")
 
 
@@ -380,8 +323,6 @@ def _start(config: dict, command: list[str]) -> int:
             os.close(read_end)
             _become_bot(config, warden_pid)
             stage = f"running {command[0]!r}"
-            if config.get("uid") is not None and not config.get("keep_read"):
-                stage += f" as user id {config['uid']} (it must be readable by other users)"
             os.execvp(command[0], command)
         except BaseException as exc:  # noqa: BLE001 - reported, then the child leaves
             message = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
@@ -441,57 +382,81 @@ def sweep(config: dict, bot_pid: int | None) -> int | None:
             os.killpg(bot_pid, signal.SIGKILL)
         except OSError:
             pass
-    if config.get("cgroup"):
-        kill_cgroup(config["cgroup"], config.get("cgroup_version", 2), deadline)
-    if config.get("uid") is not None:
-        kill_uid(config["uid"], deadline)
+    for path in config["cgroups"]:
+        kill_cgroup(path, config["cgroup_version"], deadline)
     status = kill_descendants(bot_pid or -1, deadline)
-    if config.get("cgroup"):
-        remove_cgroup(config["cgroup"], time.monotonic() + SWEEP_SECONDS)
+    for path in config["cgroups"]:
+        remove_cgroup(path, time.monotonic() + SWEEP_SECONDS)
     if config.get("workdir"):
         remove_tree(config["workdir"])
     return status
 
 
-def _make_cgroup(config: dict) -> None:
-    """The bot's cgroup, made and locked by the warden for the same reason as
-    its working folder; ``pids.max`` is the bot's process limit."""
-    path, _lock = make_owned_folder(config["cgroup_base"], CGROUP_PREFIX)
-    config["cgroup"] = path  # from here on, sweep() kills and removes it
-    _write(os.path.join(path, "pids.max"), str(config["pids_max"]))
+def _make_cgroups(config: dict) -> None:
+    """The bot's cgroups (one per hierarchy), made and locked by the warden
+    for the same reason as a working folder, with the bot's limits."""
+    for base, settings in config["cgroup_settings"].items():
+        path, _lock = make_owned_folder(base, CGROUP_PREFIX)
+        config["cgroups"].append(path)  # from here on, sweep() kills and removes it
+        for name, value in settings.items():
+            _write(os.path.join(path, name), value)
 
 
 def _make_workdir(config: dict) -> None:
-    """The bot's working folder, made only now that the warden dies with the
-    referee, so no kill can leave it behind unowned. It is also the bot's
-    home for temporary files (and HOME when it runs as a user of its own)."""
+    """Without a box: the bot's working folder, made only now that the warden
+    dies with the referee, so no kill can leave it behind unowned. It is
+    also the bot's home for temporary files."""
     workdir, _lock = make_owned_folder(config["workdir_root"], config["workdir_prefix"])
     config["workdir"] = workdir  # from here on, sweep() removes it
-    if config.get("uid") is not None:
-        os.chown(workdir, config["uid"], config["uid"])
-        os.environ["HOME"] = workdir
     os.environ["TMPDIR"] = workdir
 
 
-def probe_network() -> int:
-    """``warden.py --probe-network``: can this machine give a bot a network
-    namespace of its own? Exit status 0 if so; else the reason on stderr."""
-    try:
-        _unshare_network(_libc())
-    except OSError as exc:
-        sys.stderr.write(f"{exc.strerror or exc}\n")
-        return 1
-    return 0
+def _oom_killed(config: dict) -> bool:
+    """Whether the kernel killed a process of the bot's memory cgroup for
+    going over its limit (v1 memory.oom_control, v2 memory.events)."""
+    for path in config["cgroups"]:
+        for name in ("memory.oom_control", "memory.events"):
+            try:
+                with open(os.path.join(path, name)) as handle:
+                    for line in handle:
+                        key, _, value = line.partition(" ")
+                        if key == "oom_kill" and int(value) > 0:
+                            return True
+            except (OSError, ValueError):
+                continue
+    return False
+
+
+def _wait_watching(bot_pid: int, config: dict) -> tuple[int | None, bool]:
+    """Wait for the bot to exit, looking every WATCH_SECONDS at its memory:
+    where a cgroup caps it, whether the kernel killed one of its processes
+    for it; elsewhere, whether all its processes together hold more than
+    the cap. Returns (its wait status, or None if it went over and must be
+    ended; whether it went over)."""
+    me = os.getpid()
+    cap = config["memory_watch"]
+    capped = any(os.path.exists(os.path.join(path, name)) for path in config["cgroups"]
+                 for name in ("memory.oom_control", "memory.events"))
+    while True:
+        while True:
+            pid, wait_status = os.waitpid(-1, os.WNOHANG)
+            if pid == bot_pid:
+                return wait_status, False
+            if pid == 0:
+                break
+        if _oom_killed(config) if capped else resident_bytes(descendants(me)) > cap:
+            return None, True
+        time.sleep(WATCH_SECONDS)
 
 
 def main(argv: list[str]) -> int:
-    if argv[1:] == ["--probe-network"]:
-        return probe_network()
     config, command = decode(argv[1]), argv[2:]
     libc = _libc()
     status_fd = config["status_fd"]
     bot_pid = None
     status = None
+    over_memory = False
+    config["cgroups"] = []
     for number in _STOP_SIGNALS:
         signal.signal(number, _raise_stop)
     try:
@@ -505,29 +470,26 @@ def main(argv: list[str]) -> int:
             # config would leave it unswept: stops wait until both are noted.
             signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
             try:
-                if config.get("cgroup_base"):
-                    _make_cgroup(config)
-                _make_workdir(config)
+                _make_cgroups(config)
+                if config["workdir_root"]:
+                    _make_workdir(config)
             finally:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
             bot_pid = _start(config, command)
         except OSError as exc:
             _report(status_fd, {"error": exc.strerror or str(exc)})
             return 1
-        _report(status_fd, {"pid": bot_pid, "workdir": config["workdir"], "cgroup": config.get("cgroup")})
+        _report(status_fd, {"pid": bot_pid, "workdir": config.get("workdir"), "cgroups": config["cgroups"]})
         _detach_from_pipes()
-        while True:
-            pid, wait_status = os.waitpid(-1, 0)
-            if pid == bot_pid:
-                status = wait_status
-                break
+        status, over_memory = _wait_watching(bot_pid, config)
     except (_Stop, ChildProcessError):
         pass
     finally:
         signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        killed_for_memory = _oom_killed(config)
         reaped = sweep(config, bot_pid)
         status = status if status is not None else reaped
-        _report(status_fd, {"exit": status})
+        _report(status_fd, {"exit": status, "memory": over_memory or killed_for_memory})
     return 0
 
 

@@ -149,9 +149,8 @@ def _bot_cache() -> Path:
     temporary directory, removed when the process exits, and locked while it
     lives (arena.bots.warden.make_owned_folder), so the folders of workers that
     were killed outright are removed by the next worker to start here.
-    Other users may pass through it (not list it), so that a bot run as a
-    user of its own (``--isolation user``) can read its files; Dask's worker
-    directory, where the logs go, stays private."""
+    Other users may pass through it (not list it); Dask's worker directory,
+    where the logs go, stays private."""
     with _cache_lock:
         if not _cache:
             root = tempfile.gettempdir()

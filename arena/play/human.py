@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from arena.bots.protocol import pause_bots
 from arena.games.base import Action, State
 from arena.model import Job
 from arena.play.text_view import TextView
@@ -25,6 +26,7 @@ class HumanSeat:
         click.echo(f"You play seat {seat} of {job.game} ({self.view.legend()}). Rules: seeds/{job.game}.md")
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int:
+        pause_bots()  # no bot thinks on a person's time
         seen = state.to_json()
         click.echo("")
         for line in self.view.position(seen):

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from arena.bots.protocol import pause_bots
 from arena.errors import BotTimeout, IllegalAnswer
 from arena.games.base import Action, State
 from arena.model import Job
@@ -44,6 +45,7 @@ class BrowserSeat:
                    "options": job.options, "state": state.to_json()})
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int:
+        pause_bots()  # no bot thinks on a person's time
         self.send({"type": "decide", "state": state.to_json(), "actions": actions,
                    "timeout_ms": None if self.timeout is None else int(self.timeout * 1000)})
         try:

@@ -3,5 +3,5 @@
 import os
 import sys
 
-sys.stderr.write(f"zoo exit_at_start pid {os.getpid()} started\n")
+sys.stderr.write(f"zoo exit_at_start pid {os.getpid()} run {os.urandom(4).hex()} started\n")
 sys.exit(3)

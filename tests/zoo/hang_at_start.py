@@ -4,6 +4,6 @@ import os
 import sys
 import time
 
-sys.stderr.write(f"zoo hang_at_start pid {os.getpid()} started\n")
+sys.stderr.write(f"zoo hang_at_start pid {os.getpid()} run {os.urandom(4).hex()} started\n")
 sys.stderr.flush()
 time.sleep(3600)
