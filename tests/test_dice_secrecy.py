@@ -39,10 +39,13 @@ import json, os, re, sys, tempfile
 from arena.games.base import ChanceRequest
 from arena.games.dice import DiceStreams, stream_seed
 
-MEMORY = os.path.join(tempfile.gettempdir(), "attacker-memory.json")
+# Every place a process can write: its working folder (TMPDIR), /tmp and
+# /dev/shm; another process of this bot that found any would know its dice.
+MEMORIES = [os.path.join(folder, "attacker-memory.json") for folder in (tempfile.gettempdir(), "/tmp", "/dev/shm")]
 remembered = []  # the streams of every earlier game this process played (or found on disk)
-if os.path.exists(MEMORY):
-    remembered = json.load(open(MEMORY))
+for memory in MEMORIES:
+    if os.path.exists(memory):
+        remembered += json.load(open(memory))
 
 
 def seeds_to_try(start):
@@ -83,7 +86,11 @@ for line in sys.stdin:
         for name, (hits, tries) in tally.items():
             print(f"road {name}: {hits} of {tries}", file=sys.stderr, flush=True)
         remembered.append(seen)
-        json.dump(remembered, open(MEMORY, "w"))
+        for memory in MEMORIES:
+            try:
+                json.dump(remembered, open(memory, "w"))
+            except OSError:
+                pass
     elif kind == "bye":
         break
 """.replace("ROUNDS", str(ROUNDS))
