@@ -56,7 +56,7 @@ def test_a_tournament_keeps_its_files_private_and_publishes_its_site(tmp_path):
     logs = results / "logs"
     assert mode(results) == mode(logs) == 0o700
     stderr_logs = list(logs.rglob("*.stderr.log"))
-    assert len(stderr_logs) == 4 and any(log.read_text() for log in stderr_logs)
+    assert stderr_logs and all("starts" in log.read_text() for log in stderr_logs)  # one per process started
     assert {mode(path) for path in logs.rglob("*") if path.is_dir()} == {0o700}
     assert {mode(path) for path in logs.rglob("*") if path.is_file()} == {0o600}  # arena.log among them
     site = tmp_path / "site"
