@@ -77,7 +77,7 @@ def _build_site(root: Path) -> Site:
                 sys.exit(3)
     """)
     folder_bot(bots, IMG_NAME, RANDOM_BOT.read_text(), [])
-    arena("tournament", "--rounds", "1", "--jobs", "2", "--move-timeout", "5", cwd=root, check=True)
+    arena("tournament", "--rounds", "1", "--jobs", "2", "--move-timeout", "5", "--seed", "1", cwd=root, check=True)
     arena("solo", "slyyde", "alpha", "--games", "3", cwd=root, check=True)
     _play_as_script_bot(root / "arena.db", bots)
     arena("leaderboard", cwd=root, check=True)
