@@ -147,3 +147,23 @@ def test_a_sweep_leaves_folders_in_use_alone(bot_folder, private_tmp):
     finally:
         owner.kill()
         _reap(owner)
+
+
+def test_a_folder_swept_before_its_owner_opened_it_is_made_again(tmp_path, monkeypatch):
+    """A sweeper (another worker's first bot) may remove a folder between
+    its owner's mkdir and open: the owner makes another, never fails."""
+    made = []
+    real_mkdir = os.mkdir
+
+    def mkdir_then_swept(path, mode=0o777):
+        real_mkdir(path, mode)
+        made.append(path)
+        if len(made) == 1:
+            os.rmdir(path)  # what the sweeper does: the folder is not locked yet
+
+    monkeypatch.setattr(warden.os, "mkdir", mkdir_then_swept)
+    path, fd = warden.make_owned_folder(str(tmp_path), "arena-bot-test-")
+    try:
+        assert len(made) == 2 and path == made[1] and os.path.isdir(path)
+    finally:
+        os.close(fd)

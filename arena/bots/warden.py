@@ -174,7 +174,10 @@ def make_owned_folder(root: str, prefix: str) -> tuple[str, int]:
             os.mkdir(path, 0o700)
         except FileExistsError:
             continue
-        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:  # a sweeper may take the folder before it is locked: then make another
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:
+            continue
         fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             if os.lstat(path).st_ino == os.fstat(fd).st_ino:
