@@ -454,8 +454,9 @@ class _Session:
     def _remove_stalled(self, mine: set[str], now: float) -> None:
         """Remove from the cluster a worker none of whose parts has beaten
         for the deadline (stopped or hung; a part waiting behind another on
-        the same worker does not beat): the scheduler then sends its parts
-        elsewhere, and the next look finds it lost."""
+        the same worker does not beat), and count it lost at once: the
+        scheduler sends its parts elsewhere, where one may finish before the
+        next look."""
         latest: dict[str, float] = {}
         with self.lock:
             for (key, address), beat in self.beats.items():
@@ -474,6 +475,8 @@ class _Session:
             except (OSError, TimeoutError) as exc:
                 self.removing.discard(address)  # tried again at the next look
                 log.warning("could not remove %s: %s", worker.label, _one_line(exc))
+            else:
+                self._lost(address)
 
     def _lost(self, address: str) -> None:
         worker = self.workers[address]
