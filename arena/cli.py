@@ -34,6 +34,7 @@ from arena.play.tournament import (
     play_missing,
     probe_bots,
 )
+from arena.resources import BOTS_FOLDER, bot_folders
 from arena.stats.standings import Standings, text_table
 from arena.stats.standings import compute as compute_standings
 from arena.store import Store, check_database
@@ -84,8 +85,9 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> list[int]
 
 
 def bots_option(command):
-    return click.option("--bots", "bot_dirs", multiple=True, default=["bots"], show_default=True,
-                        type=click.Path(path_type=Path), help="Folder of bots (repeatable).")(command)
+    return click.option("--bots", "bot_dirs", multiple=True, default=[str(BOTS_FOLDER)], show_default=True,
+                        type=click.Path(path_type=Path), callback=lambda ctx, param, value: bot_folders(value),
+                        help="Folder of bots (repeatable; without a ./bots folder, the bundled bots).")(command)
 
 
 def limits_options(command):

@@ -29,6 +29,7 @@ from arena.games import GAMES, get_game
 from arena.games.base import Action, State
 from arena.model import BotSpec, GameRecord, Job, Limits, Termination
 from arena.play.referee import play_game
+from arena.resources import bundled_bots
 
 PROTOCOL = "protocol/PROTOCOL.md"
 HELLO = "hello (referee → bot), and your answer"
@@ -38,7 +39,6 @@ LIMITS = "Limits"
 SECTION = {Termination.TIMEOUT: LIMITS, Termination.CRASH: FORFEITS, Termination.BAD_OUTPUT: DECIDE,
            Termination.ILLEGAL: DECIDE}
 FILLER = "random_bot"
-BUNDLED_BOTS = Path(__file__).resolve().parent.parent.parent / "bots"
 CHECK_SEED = 20240601
 CLOSE_TO_LIMIT = 0.8  # a decision slower than this share of the limit is worth a note
 
@@ -99,15 +99,11 @@ class _TimedSeat:
 
 def find_bots(bot_dirs: list[Path], name: str) -> tuple[BotSpec, BotSpec]:
     """The bot to check and the random bot that fills the other seats (from
-    the folders given, else the bundled ``bots/``)."""
+    the folders given, else the bundled one)."""
     found = {spec.name: spec for spec in discover(bot_dirs)}
     if name not in found:
         raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(found))})")
-    filler = found.get(FILLER)
-    if filler is None and (BUNDLED_BOTS / f"{FILLER}.py").is_file():
-        filler = next((s for s in discover([BUNDLED_BOTS]) if s.name == FILLER), None)
-    if filler is None:
-        raise ArenaError(f"no {FILLER} to fill the other seats: put bots/{FILLER}.py in a --bots folder")
+    filler = found.get(FILLER) or next(s for s in discover([bundled_bots()]) if s.name == FILLER)
     return found[name], filler
 
 

@@ -29,13 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from arena.model import StoredGame
+from arena.resources import package_path
 from arena.site import data, pages, replays
 from arena.site.paths import BotInfo, game_path
 from arena.store import Store
 
 MANIFEST = "manifest.json"  # what the replay and log pages were made from
-HERE = Path(__file__).parent
-STATIC = HERE / "static"
+STATIC = package_path("arena.site", "static")
+TEMPLATES = package_path("arena.site", "templates")
 PARALLEL_FROM = 200  # replay pages to write before it pays to start worker processes
 
 
@@ -190,8 +191,8 @@ class Site:
 
 def _replay_format() -> str:
     """Changes whenever what a replay page holds may change."""
-    template = (HERE / "templates" / "game.html").read_bytes()
-    base = (HERE / "templates" / "base.html").read_bytes()
+    template = (TEMPLATES / "game.html").read_bytes()
+    base = (TEMPLATES / "base.html").read_bytes()
     return f"{replays.REPLAY_FORMAT}-{hashlib.sha1(template + base).hexdigest()[:12]}"
 
 
@@ -229,7 +230,7 @@ def _inputs(store: Store) -> str:
 @functools.cache
 def _code_version() -> str:
     """A digest of arena's code and templates: what computes the pages."""
-    package = HERE.parent
+    package = package_path("arena")
     digest = hashlib.sha1()
     for path in sorted(package.rglob("*")):
         if path.suffix in (".py", ".html", ".js", ".css", ".json") and path.is_file():

@@ -11,11 +11,10 @@ fails here rather than in a browser.
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from importlib.resources import files
 from typing import Any
 
-SCHEMA_PATH = Path(__file__).with_name("schema.json")
-SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+SCHEMA: dict[str, Any] = json.loads(files("arena.site").joinpath("schema.json").read_text(encoding="utf-8"))
 
 
 def fields(definition: str) -> list[str]:

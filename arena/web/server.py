@@ -58,11 +58,10 @@ from arena.model import BotSpec, DiceKey, Job, Limits
 from arena.play.events import replay
 from arena.play.match import game_log, match_log_dir
 from arena.play.referee import Seat, play_game
+from arena.resources import package_path
 from arena.site import pages
 from arena.web.seat import LEFT, BrowserSeat, PersonLeft, WatchedSeat
 
-HERE = Path(__file__).parent
-SITE_STATIC = HERE.parent / "site" / "static"
 # How long the server waits for a page to come back (a reload) after the
 # last one closed, before it stops.
 RECONNECT_GRACE = 1.0
@@ -188,7 +187,7 @@ def make_app(setup: PlaySetup, connections: _Connections, token: str, origin: st
     """The play server's app: ``token`` is required on the page and the
     WebSocket (``?token=``), and ``origin`` (the server's own) on the
     WebSocket."""
-    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates = Jinja2Templates(directory=str(package_path("arena.web", "templates")))
     boards = dict(pages.board_data())
 
     async def page(request: Request) -> Response:
@@ -253,8 +252,8 @@ def make_app(setup: PlaySetup, connections: _Connections, token: str, origin: st
         Route("/", page),
         Route("/data/board-{game}.js", board),
         WebSocketRoute("/ws", play_socket),
-        Mount("/site", app=StaticFiles(directory=str(SITE_STATIC)), name="site"),
-        Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
+        Mount("/site", app=StaticFiles(directory=str(package_path("arena.site", "static"))), name="site"),
+        Mount("/static", app=StaticFiles(directory=str(package_path("arena.web", "static"))), name="static"),
     ]
     return Starlette(routes=routes)
 
