@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from support import stored_game
@@ -80,3 +81,28 @@ def test_score_is_pairwise_points_and_first_places_are_their_own_column():
     two = {row.bot_id: row for row in standings([game(0, ["a", "b"], [0]), game(1, ["a", "b"], [])], {})
            if row.game == "slyyde"}
     assert two["a"].score == two["a"].first_place_share == 0.75
+
+
+def test_a_game_of_three_or_four_seats_is_one_result_per_pair_from_the_ratings_before_it():
+    """Worked by hand from the rule (README, "Elo"): K = 16, expectation
+    E(x, y) = 1 / (1 + 10^((y - x) / 400)), every pair of seats one result.
+
+    Game 1, three seats a, b, c at 1500, places (1, 2, 3): each pair between
+    equals moves 16 * 0.5 = 8, so a +8 +8 = 1516, b -8 +8 = 1500, c 1484.
+    Game 2, places (3, 2, 1), from 1516 / 1500 / 1484: c beats a at a gap of
+    32, 16 * (1 - 1 / (1 + 10^(32/400))) = 8.734751; c beats b and b beats a
+    at a gap of 16, 16 * (1 - 1 / (1 + 10^(16/400))) = 8.368153 each. So c
+    1484 + 8.734751 + 8.368153 = 1501.102904, b 1500 - 8.368153 + 8.368153
+    = 1500, a 1516 - 8.734751 - 8.368153 = 1498.897096.
+    Four seats a, b, c, d at 1500, places (1, 1, 3, 4): a and b draw (0),
+    each beats c and d (+16), c loses to two and beats d (-8), d loses to
+    three (-24)."""
+    rows = {row.bot_id: row.elo for row in standings(
+        [stored_game("ciclovia", ["a", "b", "c"], [], placements=(1, 2, 3), job_order=0),
+         stored_game("ciclovia", ["a", "b", "c"], [], placements=(3, 2, 1), job_order=1)], {})
+        if row.game == "ciclovia/3p"}
+    assert rows == pytest.approx({"a": 1498.897096, "b": 1500.0, "c": 1501.102904}, abs=1e-6)
+    rows = {row.bot_id: row.elo for row in standings(
+        [stored_game("detour", ["a", "b", "c", "d"], [], placements=(1, 1, 3, 4), job_order=0)], {})
+        if row.game == "detour/4p"}
+    assert rows == {"a": 1516.0, "b": 1516.0, "c": 1492.0, "d": 1476.0}
