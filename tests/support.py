@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import textwrap
+from contextlib import closing
 from pathlib import Path
 
 from arena import results
@@ -33,6 +35,52 @@ def stored_game(game: str, seats: list[str], winners: list[int], **fields) -> St
                   scores=None, decisions=0, duration=0.0, logs=(None,) * len(seats), finished_at=0.0)
     values.update(fields)
     return StoredGame(**values)
+
+
+def reference_standings(db: Path) -> dict[tuple[str, str], dict[str, float]]:
+    """Each table's Elo and counts per bot, worked out here from the games
+    table alone, the way README's "Ratings" section states the rules, to check
+    what arena.stats computed against: K = 16, every bot starts at 1500,
+    expectation 1 / (1 + 10^((r_other - r) / 400)); a game of k seats is one
+    result between every two seats held by different bots, by place, all
+    from the ratings before the game; games in plan order (job_order, key).
+    A table is the game at its count (``detour``, ``detour/3p``) and
+    ``overall``. A win is a first place alone, a draw a shared first place,
+    anything else a loss; score is the pairwise points per game (a tie half),
+    first_place_share the first places per game (one shared by m counts 1/m)."""
+    with closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute("SELECT game, players, seats, placements, forfeits FROM games WHERE players > 1 "
+                            "AND termination != 'referee_failure' ORDER BY job_order, key").fetchall()
+    out: dict[tuple[str, str], dict[str, float]] = {}
+    for game, players, seats_text, placements_text, forfeits_text in rows:
+        seats, places = json.loads(seats_text), json.loads(placements_text)
+        forfeited = [forfeit["seat"] for forfeit in json.loads(forfeits_text)]
+        for table in (game if players == 2 else f"{game}/{players}p", "overall"):
+            rows_of = {bot: out.setdefault((table, bot), dict.fromkeys(
+                ("elo", "games", "wins", "draws", "losses", "forfeits", "points", "firsts"), 0.0) | {"elo": 1500.0})
+                for bot in seats}
+            before = {bot: row["elo"] for bot, row in rows_of.items()}
+            for i in range(players):
+                for j in range(i + 1, players):
+                    a, b = seats[i], seats[j]
+                    if a == b:
+                        continue
+                    score = 1.0 if places[i] < places[j] else 0.5 if places[i] == places[j] else 0.0
+                    expected = 1 / (1 + 10 ** ((before[b] - before[a]) / 400))
+                    rows_of[a]["elo"] += 16 * (score - expected)
+                    rows_of[b]["elo"] -= 16 * (score - expected)
+            firsts = places.count(1)
+            for seat, bot in enumerate(seats):
+                row = rows_of[bot]
+                row["games"] += 1
+                row["wins" if places[seat] == 1 and firsts == 1 else "draws" if places[seat] == 1 else "losses"] += 1
+                row["forfeits"] += forfeited.count(seat)
+                row["points"] += sum(1.0 if places[seat] < places[other] else 0.5 if places[seat] == places[other]
+                                     else 0.0 for other in range(players) if other != seat) / (players - 1)
+                row["firsts"] += 1 / firsts if places[seat] == 1 else 0.0
+    for row in out.values():
+        row["score"], row["first_place_share"] = row["points"] / row["games"], row["firsts"] / row["games"]
+    return out
 
 
 def arena_environment(tmpdir: Path | None = None) -> dict[str, str]:
