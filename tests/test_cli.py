@@ -1,6 +1,7 @@
-"""The command line, run as a real process: a real tournament between real
-bot processes into a real SQLite file, resumed, and every bad input refused
-with one line and a non-zero exit."""
+"""The command line: a real tournament between real bot processes into a
+real SQLite file, resumed, run as a real process (exit codes, signals, what
+the terminal shows); every bad input refused with one line and a non-zero
+exit, through click's CliRunner in this process."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from support import ARENA, arena, arena_environment, python_bot, random_bots
 
+from arena.cli import main
 from arena.store import MIGRATIONS
 
 
@@ -187,23 +190,35 @@ def test_bots_lists_each_bot_and_why_one_is_unusable(workdir):
     (["play", "slyyde", "--bot", "alpha", "--seat", "4"], "Invalid value for '--seat': 4 is not in the range 0<=x<=3."),
     (["tournament", "--no-such-option"], "No such option"),
 ])
-def test_bad_input_is_one_line_and_a_non_zero_exit(workdir, args, message):
+def test_bad_input_is_one_line_and_a_non_zero_exit(workdir, monkeypatch, args, message):
     (workdir / "empty").mkdir()
-    result = arena(*args, cwd=workdir)
-    assert result.returncode != 0
+    monkeypatch.chdir(workdir)
+    result = CliRunner().invoke(main, args)
+    # Only a handled error leaves through sys.exit; anything else would be a traceback.
+    assert isinstance(result.exception, SystemExit) and result.exit_code != 0, result.exception
     assert message in result.stderr
-    assert "Traceback" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
-def test_a_database_from_elsewhere_is_refused_and_left_alone(workdir):
+def test_a_database_from_elsewhere_is_refused_and_left_alone(workdir, monkeypatch):
     foreign = workdir / "arena.db"
     with closing(sqlite3.connect(foreign)) as db:
         db.execute("CREATE TABLE notes (text TEXT)")
     before = foreign.read_bytes()
-    result = arena("tournament", "--games", "slyyde", cwd=workdir)
-    assert result.returncode != 0 and "is not an arena database" in result.stderr
+    monkeypatch.chdir(workdir)
+    result = CliRunner().invoke(main, ["tournament", "--games", "slyyde"])
+    assert result.exit_code != 0 and "is not an arena database" in result.stderr
     assert foreign.read_bytes() == before
+
+
+def test_without_a_bots_folder_the_bundled_bots_are_used_and_said(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["bots"])
+    assert result.exit_code == 0, result.output
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [
+        "greedy_bot", "random_bot", "random_bot_js", "search_bot"]
+    assert all("ok: ciclovia, detour, roundabout, slyyde" in line for line in result.stdout.splitlines())
+    assert "no ./bots folder here, so using the bundled bots" in result.stderr
 
 
 def test_match_prints_the_score(workdir):
