@@ -202,3 +202,17 @@ def test_search_bot_refuses_bad_arguments():
     assert result.returncode != 0
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "--samples" in lines[0]
+
+
+def test_a_bot_that_is_a_symlink_is_the_file_it_points_to(tmp_path):
+    """The checkout's bots/ holds symlinks to the bundled bots in the
+    package: a linked bot keeps the link's name, and its command, path (what
+    the box binds) and version are the real file's, wherever it is linked from."""
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "linked.py").symlink_to(REPO / "bots" / "random_bot.py")
+    linked, = discover([tmp_path / "bots"])
+    bundled = next(spec for spec in discover([REPO / "arena" / "bundled_bots"]) if spec.name == "random_bot")
+    assert (REPO / "bots" / "random_bot.py").is_symlink()
+    assert linked.name == "linked" and linked.path == bundled.path == str(REPO / "arena" / "bundled_bots" /
+                                                                          "random_bot.py")
+    assert linked.command == bundled.command and linked.content_hash == bundled.content_hash
