@@ -169,7 +169,7 @@ class DetourState(State):
                            None if self.own is None else list(self.own), self.turns,
                            self.winner, self.ending, [dict(e) for e in self.last],
                            list(self.retired))
-        copy._legal = self._legal
+        copy._legal = None if self._legal is None else list(self._legal)
         return copy
 
     # -------------------------------------------------------- interface

@@ -285,6 +285,7 @@ class RoundaboutState(State):
         new.left = self.left[:]
         new.last = self.last[:]
         new.retired = self.retired[:]
+        new._legal = None if self._legal is None else list(self._legal)
         return new
 
     # ----------------------------------------------------------- JSON
