@@ -15,7 +15,8 @@ import pytest
 
 from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction
-from arena.games.ciclovia import (
+from arena.games.ciclovia.board import block_id, board_data
+from arena.games.ciclovia.engine import (
     GAME,
     QUIET_TURNS,
     TURN_CAP,
@@ -23,7 +24,6 @@ from arena.games.ciclovia import (
     die_points,
     unshuffle,
 )
-from arena.games.ciclovia_board import block_id, board_data
 from arena.games.dice import DiceStreams
 from arena.games.playout import random_playout
 

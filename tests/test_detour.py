@@ -21,7 +21,8 @@ from support import field_names
 
 from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
-from arena.games.detour import (
+from arena.games.detour.board import BOARD, SEGMENTS, WHEEL_NAMES
+from arena.games.detour.engine import (
     CENTRE,
     FINISHES,
     GAME,
@@ -32,7 +33,6 @@ from arena.games.detour import (
     step,
     walk,
 )
-from arena.games.detour_board import BOARD, SEGMENTS, WHEEL_NAMES
 from arena.games.playout import random_playout
 from arena.play.events import replay
 

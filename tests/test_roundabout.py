@@ -13,10 +13,10 @@ import json
 
 import pytest
 
-from arena.games import roundabout as rb
 from arena.games.base import CHANCE, TERMINAL, IllegalAction
 from arena.games.playout import random_playout
-from arena.games.roundabout import GAME, PATHS, RoundaboutState
+from arena.games.roundabout import engine as rb
+from arena.games.roundabout.engine import GAME, PATHS, RoundaboutState
 
 CW, CCW = 1, -1
 WHITE, RED = 0, 1            # two players

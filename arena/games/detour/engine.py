@@ -19,7 +19,7 @@ comments below refer to it.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from arena.games.base import (
     CHANCE,
@@ -33,7 +33,7 @@ from arena.games.base import (
     State,
     race_placements,
 )
-from arena.games.detour_board import BOARD
+from arena.games.detour.board import BOARD
 
 TURN_CAP = 2000          # colour-turns; see seeds/detour.md, "End of the game"
 SIX = 6
@@ -121,9 +121,6 @@ class DetourState(State):
     ``c % players``. With two players and the four-piece option there are four
     colours, two per seat, taking their turns in colour order.
     """
-
-    CONFORMANCE_OPTIONS: ClassVar[dict[int, list[dict[str, Any]]]] = {
-        2: [{}, {"pieces": 4}], 3: [{}], 4: [{}]}
 
     def __init__(self, players: int, colours: int, pieces: list[list[int]], wheels: list[int],
                  colour: int, phase: str, dice: list[int], queue: list[list[int]],
@@ -227,7 +224,7 @@ class DetourState(State):
     # ------------------------------------------------------- helpers
 
     def owner(self, piece: int) -> int:
-        return (piece // 2) % self.players
+        return piece_owner(piece, self.players)
 
     def live_pieces(self, colour: int) -> list[int]:
         first, pieces = 2 * colour, self.pieces
@@ -485,7 +482,7 @@ class DetourState(State):
         players, wheels, retired = self.players, self.wheels, self.retired
         pieces = []
         for piece, (space, port) in enumerate(self.pieces):
-            seat = (piece // 2) % players  # self.owner(piece)
+            seat = (piece // 2) % players  # piece_owner(piece, players), inlined: to_json is hot
             if space < 0:
                 pieces.append({"id": piece, "colour": piece // 2, "seat": seat, "space": None, "port": None,
                                "heading": None, "finished": seat not in retired})
@@ -527,6 +524,12 @@ class DetourState(State):
                    None if data["own"] is None else list(data["own"]), data["turns"],
                    data["winner"], data["ending"], [dict(e) for e in data["last"]],
                    list(data["retired"]))
+
+
+def piece_owner(piece: int, players: int) -> int:
+    """The seat a piece belongs to: piece i is of colour i // 2, colour c
+    is seat c % players (the rules document's set-up)."""
+    return (piece // 2) % players
 
 
 def _copy_popoff(popoff: dict[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games import roundabout_board
 from arena.games.base import (
     CHANCE,
     TERMINAL,
@@ -32,6 +31,7 @@ from arena.games.base import (
     State,
     race_placements,
 )
+from arena.games.roundabout import board as roundabout_board
 
 # Turns (one per seat in rotation, see decision 14) after which the game is
 # cut short as a draw. Random play finishes far sooner (see the rules doc).
