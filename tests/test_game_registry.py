@@ -1,7 +1,8 @@
 """Games as plug-ins: the registry loads the "arena.games" entry points once,
 leaves a broken plug-in out with one line saying which and why (the others
 still load), and each game's rules document is installed package data that
-``arena rules`` prints."""
+a boxed bot can open at the path game_start gives, and that ``arena rules``
+prints."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from support import REPO
+from support import REPO, arena, python_bot, random_bots
 
 import arena.games as registry
 from arena.cli import main
@@ -83,3 +84,31 @@ def test_arena_rules_prints_the_document_and_an_unknown_game_is_one_line():
     unknown = CliRunner().invoke(main, ["rules", "chess"])
     assert unknown.exit_code == 1
     assert unknown.output == "Error: unknown game: 'chess' (available: ciclovia, detour, roundabout, slyyde)\n"
+
+
+READER = """
+    import json, sys
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "hello":
+            print(json.dumps({"type": "hello", "name": "reader", "games": ["slyyde"]}), flush=True)
+        elif message["type"] == "game_start":
+            with open(message["rules"], encoding="utf-8") as rules:
+                sys.stderr.write("read: " + rules.readline())
+            sys.stderr.flush()
+        elif message["type"] == "decide":
+            print(json.dumps({"type": "action", "action": message["actions"][0]}), flush=True)
+        elif message["type"] == "bye":
+            break
+"""
+
+
+def test_a_boxed_bot_opens_the_rules_document_at_the_path_game_start_gives(tmp_path):
+    random_bots(tmp_path / "bots", ["quiet"])
+    python_bot(tmp_path / "bots", "reader", READER)
+    arena("match", "reader", "quiet", "--game", "slyyde", "--log-dir", "kept", "--move-timeout", "5",
+          cwd=tmp_path, check=True)  # in its box (bubblewrap), the default
+    logs = list((tmp_path / "kept" / "bots").rglob("*reader.stderr.log"))
+    assert len(logs) == 2
+    for log in logs:
+        assert log.read_text() == "read: # Slyyde, as arena plays it\n"
