@@ -2,8 +2,7 @@
    GameSpec has no board_js): the state as text, one line per field, the
    value as compact JSON (a long value is cut, its title holds it whole);
    a field that holds one entry per seat gets a line per seat, in the
-   seat's colour. Fields that changed since the previous step are marked.
-   It has nothing to animate and names no spot for an offered action: the
+   seat's colour. It has nothing to animate and names no spot for an offered action: the
    offers are shown in the list beside the board. */
 (function () {
   "use strict";
@@ -12,7 +11,6 @@
 
   ArenaBoards.generic = function (svg, board, meta) {
     const layer = U.el(svg, "g", {class: "generic-state"});
-    let previous = null;
 
     function cut(text) { return text.length > CHARS ? text.slice(0, CHARS - 1) + "…" : text; }
 
@@ -20,15 +18,14 @@
       const out = [];
       for (const key of Object.keys(state)) {
         if (key === "last") continue;
-        const value = state[key], changed = previous !== null
-          && JSON.stringify(previous[key]) !== JSON.stringify(value);
+        const value = state[key];
         if (Array.isArray(value) && value.length === meta.players && meta.players > 1) {
-          out.push({text: key + ":", changed: changed});
+          out.push({text: key + ":"});
           value.forEach(function (entry, seat) {
-            out.push({text: "  " + U.seatName(meta, seat) + ": " + JSON.stringify(entry), seat: seat, changed: changed});
+            out.push({text: "  " + U.seatName(meta, seat) + ": " + JSON.stringify(entry), seat: seat});
           });
         } else {
-          out.push({text: key + ": " + JSON.stringify(value), changed: changed});
+          out.push({text: key + ": " + JSON.stringify(value)});
         }
       }
       return out;
@@ -38,13 +35,12 @@
       layer.textContent = "";
       const all = lines(state);
       all.forEach(function (line, index) {
-        const attributes = {x: 2, y: LINE * (index + 1), class: "generic-line" + (line.changed ? " changed" : "")};
-        if (line.seat !== undefined) attributes.fill = U.SEAT_COLOURS[line.seat % U.SEAT_COLOURS.length];
+        const attributes = {x: 2, y: LINE * (index + 1), class: "generic-line"};
+        if (line.seat !== undefined) attributes.style = "fill: " + U.SEAT_COLOURS[line.seat % U.SEAT_COLOURS.length];
         const text = U.el(layer, "text", attributes, cut(line.text));
         U.el(text, "title", {}, line.text);
       });
       svg.setAttribute("viewBox", [0, 0, WIDTH, LINE * (all.length + 1)].join(" "));
-      previous = state;
     }
 
     function describe(state) {
