@@ -513,6 +513,7 @@ class CicloviaState(State):
         self.phase = OVER
         self.ending = ending
         self.move = None
+        self.deck = None  # shuffled but never rolled (a retirement between the two): no draw is due
         self.last.append({"cause": "end", "ending": ending, "scores": self.totals()})
 
     # ----------------------------------------------------------- retiring
