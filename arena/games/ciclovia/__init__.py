@@ -1,7 +1,4 @@
-"""Ciclovia: the engine (engine.py), its board (board.py), the rules
-document (rules.md), its words for the terminal (text_view.py), the house
-bots' evaluation (evaluation.py) and the board drawing (board.js), as one
-GameSpec registered under the "arena.games" entry point group."""
+"""Ciclovia as one GameSpec, its parts beside it (README, "Adding a game")."""
 
 from importlib.resources import files
 

@@ -29,85 +29,74 @@ def _space(view: DetourTextView, space: int | None) -> str:
     return f"{space} ({segment}{extra})" if segment else f"{space}{' (' + extra[2:] + ')' if extra else ''}"
 
 
-def _position(view: DetourTextView, state: Json) -> list[str]:
-    lines = [view.legend()]
-    for piece in state["pieces"]:
-        owner = f"{MARKS[piece['seat']]} {view.seat(piece['seat'])}"
-        if piece["finished"]:
-            where = "finished"
-        elif piece["space"] is None:
-            where = "off the board (retired)"
-        else:
-            heading = "" if piece["heading"] is None else f", next step to {piece['heading']}"
-            where = f"on {_space(view, piece['space'])}{heading}"
-        lines.append(f"piece {piece['id']} ({owner}, colour {piece['colour']}): {where}")
-    wheels = ", ".join(f"{w['name']} at {k}" for w, k in zip(view.board["wheels"], state["wheels"]))
-    lines.append(f"wheels: {wheels} (k: the hub track joins rims k and k+1)")
-    if state["phase"] != "over":
-        dice = f", dice {state['dice']}" if state["dice"] else ""
-        queue = "; still to move: " + ", ".join(f"piece {q['piece']} by {q['die']}" for q in state["queue"]) \
-            if state["queue"] else ""
-        lines.append(f"to play: {view.seat(state['seat'])} (colour {state['colour']}), "
-                     f"phase {state['phase']}{dice}{queue}")
-    return lines
-
-
-def _action(view: DetourTextView, action: Json, state: Json) -> str:
-    if "die" in action:
-        return f"move piece {action['piece']} first, by {action['die']} (the other piece moves the other die)"
-    if "toward" in action:
-        return f"leave the centre toward space {_space(view, action['toward'])}"
-    if "wheel" in action:
-        name = view.board["wheels"][action["wheel"]]["name"]
-        return f"turn wheel {name} {_TURNS[action['turn']]}"
-    start = view.board["starts"][action["start"]]["space"]
-    if state["phase"] == "own_start":
-        return f"send the moving piece to START {action['start']} (space {start}), the other to the other"
-    return f"send the losing piece to START {action['start']} (space {start})"
-
-
 def _owner(view: DetourTextView, piece: int) -> str:
     return view.seat(piece_owner(piece, len(view.names)))
 
 
-def _effect(view: DetourTextView, effect: Json) -> str | None:
-    cause = effect["cause"]
-    piece = effect.get("piece")
-    owner = _owner(view, piece) if isinstance(piece, int) else ""
-    if cause == "roll":
-        return f"{view.seat(effect['seat'])} rolls {', '.join(map(str, effect['dice']))}"
-    if cause == "move":
-        return f"{owner} moves piece {piece} by {effect['die']} from {effect['from']} to " \
-               f"{_space(view, effect['to'])}"
-    if cause == "wheel":
-        name = view.board["wheels"][effect["wheel"]]["name"]
-        carried = f", carrying piece {', '.join(map(str, effect['carried']))}" if effect.get("carried") else ""
-        return f"wheel {name} turns {_TURNS.get(effect['turn'], effect['turn'])}{carried}"
-    if cause == "popoff":
-        pops = effect["pops"]
-        winner = "pop again" if effect["winner"] is None else f"piece {effect['winner']} wins"
-        return f"pop-off: piece {effect['mover']} pops {pops[0]}, piece {effect['defender']} pops {pops[1]}: {winner}"
-    if cause == "sent_back":
-        return f"{owner}'s piece {piece} goes back to START {effect['start']} (space {effect['to']})"
-    if cause == "finish":
-        return f"{owner}'s piece {piece} finishes"
-    if cause == "win":
-        return f"{view.seat(effect['seat'])} wins"
-    if cause == "retire":
-        return f"{view.seat(effect['seat'])} is out of the game"
-    if cause == "popoff_void":
-        return f"the pop-off on {effect['space']} is called off"
-    if cause == "turn_cap":
-        return f"the game stops at the turn cap ({effect['turns']} turns)"
-    return compact(effect)
-
-
 class DetourTextView(TextView):
     def position(self, state: Json) -> list[str]:
-        return _position(self, state)
+        lines = [self.legend()]
+        for piece in state["pieces"]:
+            owner = f"{MARKS[piece['seat']]} {self.seat(piece['seat'])}"
+            if piece["finished"]:
+                where = "finished"
+            elif piece["space"] is None:
+                where = "off the board (retired)"
+            else:
+                heading = "" if piece["heading"] is None else f", next step to {piece['heading']}"
+                where = f"on {_space(self, piece['space'])}{heading}"
+            lines.append(f"piece {piece['id']} ({owner}, colour {piece['colour']}): {where}")
+        wheels = ", ".join(f"{w['name']} at {k}" for w, k in zip(self.board["wheels"], state["wheels"]))
+        lines.append(f"wheels: {wheels} (k: the hub track joins rims k and k+1)")
+        if state["phase"] != "over":
+            dice = f", dice {state['dice']}" if state["dice"] else ""
+            queue = "; still to move: " + ", ".join(f"piece {q['piece']} by {q['die']}" for q in state["queue"]) \
+                if state["queue"] else ""
+            lines.append(f"to play: {self.seat(state['seat'])} (colour {state['colour']}), "
+                         f"phase {state['phase']}{dice}{queue}")
+        return lines
 
     def describe_action(self, action: Json, state: Json) -> str:
-        return _action(self, action, state)
+        if "die" in action:
+            return f"move piece {action['piece']} first, by {action['die']} (the other piece moves the other die)"
+        if "toward" in action:
+            return f"leave the centre toward space {_space(self, action['toward'])}"
+        if "wheel" in action:
+            name = self.board["wheels"][action["wheel"]]["name"]
+            return f"turn wheel {name} {_TURNS[action['turn']]}"
+        start = self.board["starts"][action["start"]]["space"]
+        if state["phase"] == "own_start":
+            return f"send the moving piece to START {action['start']} (space {start}), the other to the other"
+        return f"send the losing piece to START {action['start']} (space {start})"
 
     def describe_effect(self, effect: Json) -> str | None:
-        return _effect(self, effect)
+        cause = effect["cause"]
+        piece = effect.get("piece")
+        owner = _owner(self, piece) if isinstance(piece, int) else ""
+        if cause == "roll":
+            return f"{self.seat(effect['seat'])} rolls {', '.join(map(str, effect['dice']))}"
+        if cause == "move":
+            return f"{owner} moves piece {piece} by {effect['die']} from {effect['from']} to " \
+                   f"{_space(self, effect['to'])}"
+        if cause == "wheel":
+            name = self.board["wheels"][effect["wheel"]]["name"]
+            carried = f", carrying piece {', '.join(map(str, effect['carried']))}" if effect.get("carried") else ""
+            return f"wheel {name} turns {_TURNS.get(effect['turn'], effect['turn'])}{carried}"
+        if cause == "popoff":
+            pops = effect["pops"]
+            winner = "pop again" if effect["winner"] is None else f"piece {effect['winner']} wins"
+            return (f"pop-off: piece {effect['mover']} pops {pops[0]}, piece {effect['defender']} pops {pops[1]}: "
+                    f"{winner}")
+        if cause == "sent_back":
+            return f"{owner}'s piece {piece} goes back to START {effect['start']} (space {effect['to']})"
+        if cause == "finish":
+            return f"{owner}'s piece {piece} finishes"
+        if cause == "win":
+            return f"{self.seat(effect['seat'])} wins"
+        if cause == "retire":
+            return f"{self.seat(effect['seat'])} is out of the game"
+        if cause == "popoff_void":
+            return f"the pop-off on {effect['space']} is called off"
+        if cause == "turn_cap":
+            return f"the game stops at the turn cap ({effect['turns']} turns)"
+        return compact(effect)
