@@ -76,6 +76,7 @@ def test_a_tournament_plays_pig_from_its_own_distribution_and_the_site_shows_it(
     assert len(pages) == len(rows)
     page = pages[0].read_text()
     assert "data/drawing-pig.js" in page and "data/board-pig.js" in page and 'id="replay-data"' in page
+    assert "data/drawing-pig.css" in page and (site / "data" / "drawing-pig.css").is_file()
 
 
 def test_the_plug_ins_own_tests_pass_beside_the_installed_arena(pig_venv, tmp_path):

@@ -34,8 +34,8 @@ class GameSpec:
     state's fields). ``evaluation`` makes the house bots' evaluation from
     the board; a game without one is not played by the house bots.
     ``board_js`` draws the board on the site and the play page (the
-    contract is in arena/site/static/boards/common.js); without it they
-    show the generic board view. ``conformance`` is test configuration, read
+    contract is in arena/site/static/boards/common.js), with the style
+    sheet ``board_css``; without it they show the generic board view. ``conformance`` is test configuration, read
     by the conformance suite only (tests/test_conformance.py): per player
     count, the option sets its seeded random games are played with
     (``[{}]`` where a count is not named). It is here rather than in the
@@ -48,6 +48,7 @@ class GameSpec:
     text_view: type[TextView] = TextView
     evaluation: EvaluationFactory | None = None
     board_js: Traversable | None = None
+    board_css: Traversable | None = None
     conformance: Mapping[int, Sequence[dict[str, Any]]] = field(default_factory=dict)
 
     @property

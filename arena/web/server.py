@@ -202,10 +202,11 @@ def make_app(setup: PlaySetup, connections: _Connections, token: str, origin: st
             "names": setup.names(), "human_timeout": setup.human_timeout})
 
     async def board(request: Request) -> Response:
-        text = boards.get(f"data/{request.path_params['name']}.js")
+        name, kind = request.path_params["name"], request.path_params["kind"]
+        text = boards.get(f"data/{name}.{kind}")
         if text is None:
             return Response("no such board", status_code=404, media_type="text/plain")
-        return Response(text, media_type="text/javascript")
+        return Response(text, media_type="text/javascript" if kind == "js" else "text/css")
 
     async def play_socket(websocket: WebSocket) -> None:
         if (websocket.headers.get("origin") != origin
@@ -253,7 +254,7 @@ def make_app(setup: PlaySetup, connections: _Connections, token: str, origin: st
 
     routes = [
         Route("/", page),
-        Route("/data/{name:str}.js", board),
+        Route("/data/{name:str}.{kind:str}", board),
         WebSocketRoute("/ws", play_socket),
         Mount("/site", app=StaticFiles(directory=str(SITE_STATIC)), name="site"),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),

@@ -13,4 +13,5 @@ SPEC = GameSpec(
     text_view=CicloviaTextView,
     evaluation=CicloviaEvaluation,
     board_js=files(__name__) / "board.js",
+    board_css=files(__name__) / "board.css",
 )

@@ -13,5 +13,6 @@ SPEC = GameSpec(
     text_view=DetourTextView,
     evaluation=DetourEvaluation,
     board_js=files(__name__) / "board.js",
+    board_css=files(__name__) / "board.css",
     conformance={2: [{}, {"pieces": 4}], 3: [{}], 4: [{}]},
 )

@@ -13,5 +13,6 @@ SPEC = GameSpec(
     text_view=SlyydeTextView,
     evaluation=SlyydeEvaluation,
     board_js=files(__name__) / "board.js",
+    board_css=files(__name__) / "board.css",
     conformance={players: [{}, {"first_player": players - 1}] for players in range(2, 5)},
 )
