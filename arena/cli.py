@@ -18,7 +18,7 @@ import click
 from arena import results
 from arena.bots.discovery import discover
 from arena.errors import ArenaError
-from arena.games import GAMES
+from arena.games import SPECS, broken_plugins, get_spec
 from arena.games.base import InvalidOptions
 from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
 from arena.play.executors import Executor
@@ -210,7 +210,7 @@ class _OneLineErrors(click.Group):
 @click.group(cls=_OneLineErrors)
 @click.version_option(package_name="dice-arena")
 def main() -> None:
-    """Tournaments between bot processes at Detour, Slyyde, Ciclovia and Roundabout."""
+    """Tournaments between bot processes at dice board games (`arena games` lists them)."""
     _private_files()
     _say_skipped_files()
 
@@ -249,7 +249,7 @@ def _say_skipped_files() -> None:
 @click.option("--players", "player_counts", default="2", show_default=True, callback=_counts,
               help="Comma-separated player counts, e.g. 2,3,4: pairs, and pods of 3 and 4 bots.")
 @click.option("--option", "option_texts", multiple=True, metavar="GAME.NAME=VALUE",
-              help="A game option, e.g. detour.pieces=4 (repeatable; `arena games` lists them).")
+              help="A game option (repeatable; `arena games` lists them).")
 @click.option("--rounds", type=click.IntRange(min=1), default=2, show_default=True,
               help="Rounds: a seat-swapped pair per pair of bots, or a set of pods, per game.")
 @click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
@@ -358,7 +358,7 @@ def _play_with_progress(plan: Plan, store: Store, runner: Executor, limits: Limi
               help="Rounds: each plays every rotation of the seats on one seed.")
 @click.option("--seed", type=int, default=None, help=SEED_HELP + SEED_DEFAULT)
 @click.option("--option", "option_texts", multiple=True, metavar="GAME.NAME=VALUE",
-              help="A game option, e.g. detour.pieces=4 (repeatable).")
+              help="A game option (repeatable; `arena games` lists them).")
 @bots_option
 @limits_options
 @click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
@@ -422,13 +422,25 @@ def _ordinal(place: int) -> str:
 
 
 @main.command("games")
+@_fail_cleanly
 def list_games():
     """List the games: player counts, options and rules document."""
-    for name, game in sorted(GAMES.items()):
+    for name, spec in sorted(SPECS.items()):
+        game = spec.game
         counts = f"{game.min_players}-{game.max_players} players" + (" (1: solo)" if game.min_players == 1 else "")
-        click.echo(f"{name:12} {counts:24} rules: seeds/{name}.md")
+        click.echo(f"{name:12} {counts:24} rules: {spec.rules_path()}")
         for option, text in sorted(game.options.items()):
             click.echo(f"{'':12} --option {name}.{option}=VALUE: {text}")
+    for name, reason in sorted(broken_plugins().items()):
+        click.echo(f"{name:12} not loaded: {reason}")
+
+
+@main.command("rules")
+@click.argument("game_name", metavar="GAME")
+@_fail_cleanly
+def print_rules(game_name):
+    """Print a game's rules document (the file bots are told to read)."""
+    click.echo(get_spec(game_name).rules.read_text(encoding="utf-8"), nl=False)
 
 
 @main.command("bots")
@@ -511,7 +523,8 @@ def build_leaderboard(db, out):
               help="Where the run's log (arena.log) and each bot's stderr go  [default: logs beside --db]")
 @_fail_cleanly
 def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeout, db, log_dir):
-    """Play solo games (Slyyde) and print the average and best roll counts."""
+    """Play solo games (a game for one player) and print the average and best scores
+    (lower is better: the rules document says what a solo score counts)."""
     from arena.play.executors import LocalExecutor
     from arena.site import solo_table
 
@@ -542,7 +555,7 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
               help="Your seat, from 0 (the rules document says who starts).")
 @click.option("--seed", type=int, default=None, help=SEED_HELP + SEED_DEFAULT)
 @click.option("--option", "option_texts", multiple=True, metavar="GAME.NAME=VALUE",
-              help="A game option, e.g. detour.pieces=4 (repeatable).")
+              help="A game option (repeatable; `arena games` lists them).")
 @click.option("--web", is_flag=True, help="Play in the browser: serve the game on 127.0.0.1 and print its address.")
 @click.option("--port", type=click.IntRange(0, 65535), default=0,
               help="With --web: the port to listen on (default: one the system picks).")
@@ -624,7 +637,7 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
 @click.option("--games", "game_names", default="",
               help="Comma-separated games (default: every game the candidate and an opponent both play).")
 @click.option("--option", "option_texts", multiple=True, metavar="GAME.NAME=VALUE",
-              help="A game option, e.g. detour.pieces=4 (repeatable).")
+              help="A game option (repeatable; `arena games` lists them).")
 @click.option("--sprt", "sprt_elos", default=None, metavar="ELO0,ELO1",
               help="Stop when a sequential test (pentanomial GSPRT, logistic Elo) accepts H0: the candidate "
                    "is ELO0 stronger, or H1: ELO1 stronger.")

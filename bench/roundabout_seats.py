@@ -21,9 +21,9 @@ import argparse
 import math
 import time
 
-from arena.games import roundabout
 from arena.games.playout import random_playout
-from arena.games.roundabout import GAME
+from arena.games.roundabout import engine as roundabout
+from arena.games.roundabout.engine import GAME
 
 CW, CCW = 1, -1
 # Three-player set-ups for territory 0 as (ring, bar, direction), each seat

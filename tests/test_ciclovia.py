@@ -15,7 +15,8 @@ import pytest
 
 from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction
-from arena.games.ciclovia import (
+from arena.games.ciclovia.board import block_id, board_data
+from arena.games.ciclovia.engine import (
     GAME,
     QUIET_TURNS,
     TURN_CAP,
@@ -23,7 +24,6 @@ from arena.games.ciclovia import (
     die_points,
     unshuffle,
 )
-from arena.games.ciclovia_board import block_id, board_data
 from arena.games.dice import DiceStreams
 from arena.games.playout import random_playout
 
@@ -1009,6 +1009,18 @@ def test_a_rider_retiring_while_the_city_is_dealt_never_moves():
     while state.current_player() == CHANCE:
         state.apply_chance(dice.draw(state.chance_request()))
     assert state.current_player() == 1
+
+
+def test_a_game_ended_by_retirement_between_shuffle_and_roll_keeps_no_dice_in_the_deck():
+    # Decision 25: the game is over; the shuffled dice are never rolled.
+    state = GAME.new_state(2)
+    state.apply_chance(DiceStreams(3).draw(state.chance_request()))   # the shuffle
+    assert state.to_json()["phase"] == "roll" and len(state.to_json()["deck"]) == 12
+    state.retire(0)
+    data = state.to_json()
+    assert state.is_terminal() and data["deck"] is None
+    assert all(block is None for block in data["blocks"])
+    assert CicloviaState.from_json(json.loads(json.dumps(data))).to_json() == data
 
 
 def test_a_retired_rider_leaves_the_last_moves_and_the_most_dice_bonus():

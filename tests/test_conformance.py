@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from arena.games import GAMES
+from arena.games import GAMES, SPECS
 from arena.games.base import CHANCE, TERMINAL, IllegalAction
 from arena.games.dice import DiceStreams
 from arena.games.playout import random_playout
@@ -22,9 +22,9 @@ RETIRE_CHANCE = 0.01   # before each event, a random seat still in the game reti
 
 VARIANTS = [
     (name, players, options)
-    for name, game in sorted(GAMES.items())
-    for players in range(game.min_players, game.max_players + 1)
-    for options in getattr(game.state_class, "CONFORMANCE_OPTIONS", {}).get(players, [{}])
+    for name, spec in sorted(SPECS.items())
+    for players in range(spec.game.min_players, spec.game.max_players + 1)
+    for options in spec.conformance.get(players, [{}])
 ]
 
 

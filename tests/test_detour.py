@@ -21,7 +21,8 @@ from support import field_names
 
 from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
-from arena.games.detour import (
+from arena.games.detour.board import BOARD, SEGMENTS, WHEEL_NAMES
+from arena.games.detour.engine import (
     CENTRE,
     FINISHES,
     GAME,
@@ -32,7 +33,6 @@ from arena.games.detour import (
     step,
     walk,
 )
-from arena.games.detour_board import BOARD, SEGMENTS, WHEEL_NAMES
 from arena.games.playout import random_playout
 from arena.play.events import replay
 
@@ -806,12 +806,25 @@ def test_a_seat_retiring_before_its_roll_loses_its_turn_and_its_pieces():
     state = position(players=3, colour=1, pieces={BLUE_1: on("bottom side", 0, toward="C")})
     turns = state.turns
     state.retire(1)
-    assert where(state, BLUE_1) == OFF and where(state, BLUE_2) == OFF
     assert state.last == [{"cause": "retire", "seat": 1, "pieces": [BLUE_1, BLUE_2]}]
-    piece = state.to_json()["pieces"][BLUE_1]
-    assert piece["space"] is None and piece["finished"] is False
+    for piece in (BLUE_1, BLUE_2):
+        data = state.to_json()["pieces"][piece]
+        assert data["space"] is None and data["heading"] is None and data["finished"] is False
     assert state.colour == 2 and state.current_player() == CHANCE and state.turns == turns
     assert state.chance_request().stream == "seat:2"
+
+
+def test_a_retired_seats_finished_piece_stays_finished():
+    """Decision 22: only the pieces still on the board leave it unfinished."""
+    state = position(players=3, colour=1, pieces={BLUE_1: on("bottom side", 0, toward="C"), BLUE_2: OFF})
+    assert state.to_json()["pieces"][BLUE_2]["finished"] is True
+    state.retire(1)
+    assert state.last == [{"cause": "retire", "seat": 1, "pieces": [BLUE_1]}]
+    pieces = state.to_json()["pieces"]
+    assert pieces[BLUE_2]["finished"] is True and pieces[BLUE_1]["finished"] is False
+    assert pieces[BLUE_1]["space"] is None and pieces[BLUE_2]["space"] is None
+    again = DetourState.from_json(json.loads(json.dumps(state.to_json())))
+    assert again.to_json() == state.to_json()
 
 
 def test_a_retired_piece_blocks_and_contests_nothing():

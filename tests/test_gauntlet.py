@@ -195,8 +195,9 @@ def test_an_interrupted_gauntlet_resumes_without_repeating_a_game(tmp_path):
 ])
 def test_bad_input_is_one_line_and_nothing_is_stored(tmp_path, args, message):
     random_bots(tmp_path / "bots", ["rand_a", "rand_b"])
-    python_bot(tmp_path / "bots", "only_slyyde", (REPO / "bots" / "random_bot.py").read_text().replace(
-        '"games": GAMES', '"games": ["slyyde"]'))
+    source = (REPO / "bots" / "random_bot.py").read_text()
+    assert '"games": message["games"]' in source
+    python_bot(tmp_path / "bots", "only_slyyde", source.replace('"games": message["games"]', '"games": ["slyyde"]'))
     run = arena("gauntlet", *args, cwd=tmp_path, tmpdir=tmp_path)
     assert run.returncode == 1, run.stderr
     assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1

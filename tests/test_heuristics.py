@@ -1,4 +1,5 @@
-"""The house bots' evaluations (arena/house/evaluations.py): each is a chance of
+"""The house bots' evaluations (each game's evaluation.py, wrapped by
+arena/house/evaluations.py): each is a chance of
 winning per seat, a finished game is worth its result, and each game's
 strength moves the way its docstring in bots/greedy_bot.py says."""
 
@@ -9,14 +10,20 @@ import random
 
 import pytest
 
-from arena.games import GAMES, get_game
+from arena.games import get_game, get_spec
 from arena.games.base import CHANCE
 from arena.games.dice import DiceStreams
-from arena.house.evaluations import HEURISTICS, evaluator
+from arena.house.evaluations import evaluated_games, evaluator
 
 
 def heuristic(game_name: str):
-    return HEURISTICS[game_name](get_game(game_name).board)
+    return make_heuristic(game_name, get_game(game_name).board)
+
+
+def make_heuristic(game_name: str, board):
+    evaluation = get_spec(game_name).evaluation
+    assert evaluation is not None
+    return evaluation(board)
 
 
 def positions(game_name: str, players: int, seed: int):
@@ -33,7 +40,7 @@ def positions(game_name: str, players: int, seed: int):
     yield state
 
 
-@pytest.mark.parametrize("game_name", sorted(GAMES))
+@pytest.mark.parametrize("game_name", evaluated_games())
 def test_every_position_gets_a_chance_per_seat_and_the_end_its_result(game_name):
     game = get_game(game_name)
     evaluate = evaluator(game_name)
@@ -68,7 +75,7 @@ def test_slyyde_a_pawn_nearer_the_centre_needs_fewer_turns_and_rates_higher():
 def test_slyyde_the_table_takes_the_diagonals_where_they_save_turns():
     board = get_game("slyyde").board
     with_diagonals = heuristic("slyyde").turns
-    without = HEURISTICS["slyyde"](dict(board, black=[])).turns
+    without = make_heuristic("slyyde", dict(board, black=[])).turns
     assert all(a <= b + 1e-9 for a, b in zip(with_diagonals, without))
     assert any(with_diagonals[b["square"]] < without[b["square"]] - 0.01 for b in board["black"])
 
@@ -146,7 +153,7 @@ def test_roundabout_a_captured_dart_costs_and_a_dart_nearer_home_rates_higher():
     assert distances[1] == pytest.approx(distances[0] - 1.0 / 8.0)
 
 
-@pytest.mark.parametrize("game_name", sorted(GAMES))
+@pytest.mark.parametrize("game_name", evaluated_games())
 def test_a_retired_seat_has_no_chance_and_the_others_share_it(game_name):
     evaluate = evaluator(game_name)
     for seed in range(3):

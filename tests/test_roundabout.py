@@ -13,10 +13,10 @@ import json
 
 import pytest
 
-from arena.games import roundabout as rb
 from arena.games.base import CHANCE, TERMINAL, IllegalAction
 from arena.games.playout import random_playout
-from arena.games.roundabout import GAME, PATHS, RoundaboutState
+from arena.games.roundabout import engine as rb
+from arena.games.roundabout.engine import GAME, PATHS, RoundaboutState
 
 CW, CCW = 1, -1
 WHITE, RED = 0, 1            # two players
@@ -994,6 +994,24 @@ def test_an_offer_to_a_seat_that_retires_counts_as_declined():
     assert state.current_player() == WHITE and state.mover == WHITE
     assert {"cause": "decline", "seat": RED} in state.last
     assert not offers(state) and PASS not in state.legal_actions()
+
+
+def test_a_declined_roll_keeps_the_rollers_darts_frozen_when_their_captor_retired_meanwhile():
+    # Decisions 7 and 23: the Darts captured when the roller began to play
+    # (at his roll) stay frozen for the whole roll, even if the only seat
+    # capturing them retires while his offer waits and the offer is declined.
+    state = position({WHITE: [(0, 13, CW), (4, 6, CW)], RED: [(2, 9, CW), (4, 10, CW)],
+                      SPOTTED: [(1, 13, CW), (2, 13, CW), (4, 14, CCW)]}, players=3)
+    held = dart(state, WHITE, 0)
+    roll(state, 2, 3)
+    assert state.frozen == {held}
+    state.apply_action({"offer": RED})
+    state.retire(SPOTTED)
+    assert not state._is_captured(held)          # free now, but frozen for this roll
+    state.apply_action({"accept": False})
+    assert state.mover == WHITE and state.frozen == {held}
+    assert state.to_json()["frozen"] == [held]
+    assert moves(state) and all(action["dart"] != held for action in moves(state))
 
 
 def test_a_roller_who_retires_while_his_offer_waits_loses_the_roll():

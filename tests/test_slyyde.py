@@ -13,7 +13,8 @@ from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
 from arena.games.dice import DiceStreams
 from arena.games.playout import random_playout
-from arena.games.slyyde import (
+from arena.games.slyyde.board import board_data, spiral_cells
+from arena.games.slyyde.engine import (
     BACK6_SQUARES,
     CENTRE,
     DIAGONAL,
@@ -24,7 +25,6 @@ from arena.games.slyyde import (
     TURN_CAP,
     SlyydeState,
 )
-from arena.games.slyyde_board import board_data, spiral_cells
 from arena.model import BotSpec, DiceKey
 from arena.play.events import chance_event, replay, retire_event
 from arena.play.plan import Entrant, plan_round_robin

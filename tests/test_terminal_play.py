@@ -11,10 +11,9 @@ import subprocess
 import pytest
 from support import ARENA, arena_environment, random_bots
 
-from arena.games import GAMES, get_game
+from arena.games import GAMES, get_game, get_spec
 from arena.games.base import CHANCE
 from arena.games.dice import DiceStreams
-from arena.play.text_view import TextView
 
 
 def _play(workdir, *args: str, answers: str = "1\n" * 3000) -> subprocess.CompletedProcess:
@@ -82,7 +81,7 @@ def test_every_action_and_effect_has_words(game):
     effect and every position is told in words, never as JSON."""
     spec = get_game(game)
     for players in range(max(2, spec.min_players), spec.max_players + 1):
-        view = TextView(game, ["you", "bot", "bot", "bot"][:players])
+        view = get_spec(game).describer(["you", "bot", "bot", "bot"][:players])
         if players > 2:  # one bot in several seats: named by seat
             assert view.legend().startswith("A = you (seat 0)   B = bot (seat 1)   C = bot (seat 2)")
         for seed in range(3):

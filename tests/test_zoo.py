@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import fcntl
+import importlib.metadata
 import json
 import os
 import re
@@ -231,6 +232,15 @@ def test_as_an_ordinary_user_the_box_and_the_warden_hold(bot, zoo_dir, zoo_game,
     script = zoo_dir.parent / "ordinary.py"  # a folder any user can read
     script.write_text(ORDINARY_USER)
     script.chmod(0o644)
+    # arena as installed for that user: its metadata beside the script (on
+    # the script's sys.path), where the registry finds the "arena.games"
+    # entry points
+    installed = importlib.metadata.distribution("dice-arena")
+    metadata = zoo_dir.parent / f"dice_arena-{installed.version}.dist-info"
+    metadata.mkdir(exist_ok=True)
+    for name in ("METADATA", "entry_points.txt"):
+        (metadata / name).write_text(installed.read_text(name) or "")
+        (metadata / name).chmod(0o644)
     program = str(zoo_dir / f"{bot}.py")
     try:
         with process_table.sampling(program, excluding="--unshare-all") as sample:

@@ -13,6 +13,7 @@ from typing import Any
 from arena.bots.discovery import content_hash
 from arena.bots.process import BotProcess, encode_json
 from arena.errors import BotChanged, BotCrashed, BotError, BotProtocolError, IllegalAnswer
+from arena.games import GAMES, get_spec
 from arena.games.base import Action, State
 from arena.model import BotSpec, Job, Limits
 
@@ -20,8 +21,9 @@ VERSION = 1
 
 
 def handshake(bot: BotProcess, timeout: float) -> dict[str, Any]:
-    """Greet the bot and check its answer: its name and the games it plays."""
-    bot.send({"type": "hello", "protocol": VERSION}, timeout)
+    """Greet the bot with the games arena has and check its answer: its
+    name and the games it plays."""
+    bot.send({"type": "hello", "protocol": VERSION, "games": sorted(GAMES)}, timeout)
     answer = bot.receive(timeout)
     if answer.get("type") != "hello":
         raise BotProtocolError(f"expected a hello answer, got type {answer.get('type')!r}")
@@ -113,7 +115,7 @@ class BotSeat:
             self._running().send_line(game_start_line({
                 "type": "game_start", "game": job.game, "game_id": job.game_id, "seat": seat,
                 "players": len(job.seats), "options": job.options,
-                "rules": f"seeds/{job.game}.md", "board": state.game.board,
+                "rules": str(get_spec(job.game).rules_path()), "board": state.game.board,
                 "seed": job.bot_seed(seat), "state": state.to_json(),
             }), self.limits.move_timeout)
 

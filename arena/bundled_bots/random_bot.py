@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Random bot: plays every game by choosing uniformly among the legal actions.
+"""Random bot: plays every game arena has (the hello names them, installed
+plug-in games too) by choosing uniformly among the legal actions.
 
 The simplest complete bot for the arena protocol (see protocol/PROTOCOL.md):
 read one JSON object per line from stdin, answer "hello" and "decide",
@@ -10,8 +11,6 @@ import json
 import random
 import sys
 
-GAMES = ["ciclovia", "detour", "roundabout", "slyyde"]
-
 
 def main() -> None:
     chooser = random.Random()
@@ -19,7 +18,7 @@ def main() -> None:
         message = json.loads(line)
         kind = message.get("type")
         if kind == "hello":
-            reply = {"type": "hello", "name": "random_bot", "games": GAMES}
+            reply = {"type": "hello", "name": "random_bot", "games": message["games"]}
         elif kind == "game_start":
             chooser.seed(message["seed"])  # same game, same choices: reproducible tournaments
             continue

@@ -13,8 +13,6 @@
 
 const readline = require("readline");
 
-const GAMES = ["ciclovia", "detour", "roundabout", "slyyde"];
-
 // mulberry32: a tiny 32-bit generator; good enough for picking moves.
 function generator(seed) {
   let state = seed >>> 0;
@@ -51,7 +49,7 @@ input.on("line", (line) => {
   const message = JSON.parse(line);
   switch (message.type) {
     case "hello":
-      send({ type: "hello", name: "random_bot_js", games: GAMES });
+      send({ type: "hello", name: "random_bot_js", games: message.games });  // every game arena has
       break;
     case "game_start":
       random = generator(seedFrom(message.seed));

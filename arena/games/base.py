@@ -78,7 +78,7 @@ class Outcome:
     (the game's turn cap) or ``"stalemate"`` (no one can ever move again);
     those two tie every seat still in the game. The referee adds forfeits of
     its own. ``scores`` carries game points where the game has them
-    (Ciclovia totals, Slyyde solo roll counts), else None.
+    (a points game's totals, a solo race's roll count), else None.
     """
 
     placements: tuple[int, ...]

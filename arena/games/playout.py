@@ -1,6 +1,6 @@
 """Random playouts: the in-process driver used by the conformance suite,
 the tests' sample games and the benchmarks. It plays the rules, it decides
-none: every rule decision lives in the game's own document in ``seeds/``."""
+none: every rule decision lives in the game's own rules document."""
 
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 bots/search_bot.py).
 
 It answers the referee on stdin/stdout until ``bye`` or the end of input:
-``hello`` with every registered game (the evaluation tables are built then,
-inside the start-up limit), ``decide`` with the action the player picks
+``hello`` with every registered game that brings an evaluation (the
+evaluation tables are built then, inside the start-up limit), ``decide`` with the action the player picks
 among the state's legal actions (the offered list's first action if the
 engine and the referee ever disagreed), and it tells the player when a game
 starts and ends. A bot that is not one of ours should read
@@ -17,9 +17,9 @@ import sys
 import time
 from typing import Any, Protocol
 
-from arena.games import GAMES, get_game
+from arena.games import get_game
 from arena.games.base import Game, State
-from arena.house.evaluations import evaluator
+from arena.house.evaluations import evaluated_games, evaluator
 
 
 class Player(Protocol):
@@ -43,9 +43,10 @@ def serve(name: str, player: Player) -> None:
         message = json.loads(line)
         kind = message.get("type")
         if kind == "hello":
-            for game_name in GAMES:
+            games = evaluated_games()
+            for game_name in games:
                 evaluator(game_name)
-            reply = {"type": "hello", "name": name, "games": sorted(GAMES)}
+            reply = {"type": "hello", "name": name, "games": games}
         elif kind == "game_start":
             game = get_game(message["game"])
             player.start(message["game"], message["seed"])

@@ -1,5 +1,6 @@
 """A person at the terminal as a seat, for ``arena play``: the board and
-the choices in words (arena.play.text_view), a number read back."""
+the choices in words (the game's text view, arena.games.text_view), a
+number read back."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from typing import Any
 import click
 
 from arena.bots.protocol import pause_bots
+from arena.games import get_spec
 from arena.games.base import Action, State
 from arena.model import Job
-from arena.play.text_view import TextView
 
 
 class HumanSeat:
@@ -22,8 +23,10 @@ class HumanSeat:
 
     def start_game(self, job: Job, seat: int, state: State) -> None:
         self.seat = seat
-        self.view = TextView(job.game, list(job.seats))
-        click.echo(f"You play seat {seat} of {job.game} ({self.view.legend()}). Rules: seeds/{job.game}.md")
+        spec = get_spec(job.game)
+        self.view = spec.describer(list(job.seats))
+        click.echo(f"You play seat {seat} of {job.game} ({self.view.legend()}). Rules: {spec.rules_path()} "
+                   f"(or arena rules {job.game})")
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int:
         pause_bots()  # no bot thinks on a person's time
@@ -49,6 +52,6 @@ class HumanSeat:
         click.echo("\nfinal position:")
         for line in self.view.position(seen):
             click.echo("  " + line)
-        scores = seen.get("scores") if self.view.game == "ciclovia" else None
-        for line in self.view.result(result["placements"], scores):
+        scores = state.outcome().scores if state.is_terminal() else None
+        for line in self.view.result(result["placements"], list(scores) if scores else None):
             click.echo(line)

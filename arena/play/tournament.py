@@ -99,7 +99,7 @@ def parse_options(texts: list[str], games: list[str]) -> dict[str, dict[str, Any
         target, equals, value = text.partition("=")
         game_name, dot, name = target.partition(".")
         if not (equals and dot and game_name and name):
-            raise ArenaError(f"an option is GAME.NAME=VALUE, such as detour.pieces=4; got {text!r}")
+            raise ArenaError(f"an option is GAME.NAME=VALUE (`arena games` lists them); got {text!r}")
         game = get_game(game_name)
         if game.name not in games:
             raise ArenaError(f"option {text!r} is for {game.name}, which this run does not play")

@@ -20,7 +20,7 @@ Layout of the site::
 
     index.html                     standings, overall and per game
     tables/<table>.html            one table (a game at a player count, such
-                                   as detour or detour-3p, or overall): standings,
+                                   as GAME or GAME-3p, or overall): standings,
                                    head-to-head, rating history
     games.html, data/games.js      the games list, filtered in the browser
     games/<xx>/<id>.html           a game and its replay

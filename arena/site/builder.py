@@ -229,12 +229,16 @@ def _inputs(store: Store) -> str:
 
 @functools.cache
 def _code_version() -> str:
-    """A digest of arena's code and templates: what computes the pages."""
+    """A digest of arena's code and templates, and of every registered
+    game's board data and drawing (a game installed from its own
+    distribution lives outside arena): what computes the pages."""
     package = package_path("arena")
     digest = hashlib.sha1()
     for path in sorted(package.rglob("*")):
         if path.suffix in (".py", ".html", ".js", ".css", ".json") and path.is_file():
             digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    for relative, text in pages.board_data():
+        digest.update(relative.encode() + b"\0" + text.encode())
     return digest.hexdigest()
 
 

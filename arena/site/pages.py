@@ -15,7 +15,7 @@ import jinja2
 from markupsafe import Markup
 
 from arena import results
-from arena.games import GAMES
+from arena.games import SPECS
 from arena.model import FORFEITS, StoredGame
 from arena.site import schema
 from arena.site.charts import CHART_COLOURS, chart_colour, history_svg, interval_bars
@@ -201,10 +201,20 @@ def games_data(model: Model) -> str:
 
 
 def board_data() -> Iterator[tuple[str, str]]:
-    """Each game's board data (GAME.board), for the board drawings."""
-    for name, game in sorted(GAMES.items()):
+    """Each game's board data (GAME.board) and board drawing, for the
+    replays and the play page: data/board-GAME.js, data/drawing-GAME.js and
+    its style sheet data/drawing-GAME.css, the drawing the game's own
+    (GameSpec.board_js, board_css) or, for a game that brings none, the
+    generic view of static/boards/generic.js."""
+    for name, spec in sorted(SPECS.items()):
         yield f"data/board-{name}.js", ("window.ArenaBoardData = window.ArenaBoardData || {};\n"
-                                        f"window.ArenaBoardData[{js(name)}] = {js(game.board)};\n")
+                                        f"window.ArenaBoardData[{js(name)}] = {js(spec.game.board)};\n")
+        drawing = (spec.board_js.read_text(encoding="utf-8") if spec.board_js is not None
+                   else f"ArenaBoards[{js(name)}] = ArenaBoards.generic;\n")
+        yield f"data/drawing-{name}.js", drawing
+        style = (spec.board_css.read_text(encoding="utf-8") if spec.board_css is not None
+                 else f"/* {name} brings no board style of its own */\n")
+        yield f"data/drawing-{name}.css", style
 
 
 # ------------------------------------------------------------------ a game

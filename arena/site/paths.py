@@ -33,13 +33,14 @@ def slug(name: str) -> str:
 
 
 def table_page(table: str) -> str:
-    """The page of a rating table (``detour``, ``detour/3p``, ``overall``),
+    """The page of a rating table (``game``, ``game/3p``, ``overall``),
     relative to the site's root: one folder deep, whatever the table."""
     return f"tables/{table.replace('/', '-')}.html"
 
 
 def table_title(table: str) -> str:
-    """A table's name for people: Detour, Detour, 3 players, Overall."""
+    """A table's name for people: ``game`` is "Game", ``game/3p`` "Game, 3
+    players", ``overall`` "Overall"."""
     game, players = table_parts(table)
     return game.capitalize() + (f", {players} players" if players not in (None, 2) else "")
 

@@ -1,7 +1,8 @@
 """The play server: one page, one WebSocket, a game per connection.
 
-Starlette serves the page, the site's board drawings (arena/site/static,
-the same files the replays use) and the boards' data; uvicorn runs it on
+Starlette serves the page, the site's drawing helpers (arena/site/static,
+the same files the replays use) and each game's board data and drawing
+(arena.site.pages.board_data, as the site writes them); uvicorn runs it on
 127.0.0.1. Each game runs the ordinary referee (``play_game``) in a thread
 of its own, the bots as real bot processes (``BotSeat``) under the usual
 limits and the person as a ``BrowserSeat``. The page closing abandons the
@@ -53,7 +54,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.bots.protocol import BotSeat
 from arena.errors import ArenaError
-from arena.games import get_game
+from arena.games import get_game, get_spec
 from arena.model import BotSpec, DiceKey, Job, Limits
 from arena.play.events import replay
 from arena.play.match import game_log, match_log_dir
@@ -195,14 +196,16 @@ def make_app(setup: PlaySetup, connections: _Connections, token: str, origin: st
             return Response("forbidden: open the address arena play printed", status_code=403,
                             media_type="text/plain")
         return templates.TemplateResponse(request, "play.html", {
-            "game": setup.game, "players": len(setup.bots) + 1, "seat": setup.seat,
+            "game": setup.game, "rules": get_spec(setup.game).rules_path(), "players": len(setup.bots) + 1,
+            "seat": setup.seat,
             "names": setup.names(), "human_timeout": setup.human_timeout})
 
     async def board(request: Request) -> Response:
-        text = boards.get(f"data/board-{request.path_params['game']}.js")
+        name, kind = request.path_params["name"], request.path_params["kind"]
+        text = boards.get(f"data/{name}.{kind}")
         if text is None:
             return Response("no such board", status_code=404, media_type="text/plain")
-        return Response(text, media_type="text/javascript")
+        return Response(text, media_type="text/javascript" if kind == "js" else "text/css")
 
     async def play_socket(websocket: WebSocket) -> None:
         if (websocket.headers.get("origin") != origin
@@ -250,7 +253,7 @@ def make_app(setup: PlaySetup, connections: _Connections, token: str, origin: st
 
     routes = [
         Route("/", page),
-        Route("/data/board-{game}.js", board),
+        Route("/data/{name:str}.{kind:str}", board),
         WebSocketRoute("/ws", play_socket),
         Mount("/site", app=StaticFiles(directory=str(package_path("arena.site", "static"))), name="site"),
         Mount("/static", app=StaticFiles(directory=str(package_path("arena.web", "static"))), name="static"),

@@ -19,7 +19,7 @@ comments below refer to it.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from arena.games.base import (
     CHANCE,
@@ -33,10 +33,13 @@ from arena.games.base import (
     State,
     race_placements,
 )
-from arena.games.detour_board import BOARD
+from arena.games.detour.board import BOARD
 
 TURN_CAP = 2000          # colour-turns; see seeds/detour.md, "End of the game"
 SIX = 6
+# A piece off the board is [FINISHED, FINISHED] once it has finished, and
+# [RETIRED, RETIRED] when its seat retired with it still on the board.
+FINISHED, RETIRED = -1, -2
 
 # Phases: ROLL and POPOFF are chance, OVER is terminal, the rest are decisions.
 ROLL, CHOOSE, DIRECTION, WHEEL, POPOFF, POPOFF_START, OWN_START, OVER = (
@@ -116,14 +119,12 @@ _POPOFF = ChanceRequest("popoff", 2, 6, "popoff")
 class DetourState(State):
     """One position.
 
-    ``pieces[i]`` is ``[space, port]`` (space -1 once the piece is off at
-    FINISH). Piece i belongs to colour ``i // 2``; colour c belongs to seat
-    ``c % players``. With two players and the four-piece option there are four
-    colours, two per seat, taking their turns in colour order.
+    ``pieces[i]`` is ``[space, port]`` (both FINISHED once the piece is off
+    at FINISH, RETIRED once its seat retired with it on the board). Piece i
+    belongs to colour ``i // 2``; colour c belongs to seat ``c % players``.
+    With two players and the four-piece option there are four colours, two
+    per seat, taking their turns in colour order.
     """
-
-    CONFORMANCE_OPTIONS: ClassVar[dict[int, list[dict[str, Any]]]] = {
-        2: [{}, {"pieces": 4}], 3: [{}], 4: [{}]}
 
     def __init__(self, players: int, colours: int, pieces: list[list[int]], wheels: list[int],
                  colour: int, phase: str, dice: list[int], queue: list[list[int]],
@@ -227,7 +228,7 @@ class DetourState(State):
     # ------------------------------------------------------- helpers
 
     def owner(self, piece: int) -> int:
-        return (piece // 2) % self.players
+        return piece_owner(piece, self.players)
 
     def live_pieces(self, colour: int) -> list[int]:
         first, pieces = 2 * colour, self.pieces
@@ -350,7 +351,7 @@ class DetourState(State):
     def _land(self, piece: int, land: int) -> None:
         """What exact landing on ``land`` does."""
         if land in FINISHES:
-            self.pieces[piece] = [-1, -1]
+            self.pieces[piece] = [FINISHED, FINISHED]
             self.last.append({"cause": "finish", "piece": piece, "space": land})
             owner = self.owner(piece)
             if all(self.pieces[p][0] < 0 for p in range(len(self.pieces))
@@ -445,7 +446,7 @@ class DetourState(State):
         pieces = [p for p in range(len(self.pieces))
                   if self.owner(p) == seat and self.pieces[p][0] >= 0]
         for piece in pieces:
-            self.pieces[piece] = [-1, -1]
+            self.pieces[piece] = [RETIRED, RETIRED]
         self.last.append({"cause": "retire", "seat": seat, "pieces": pieces})
         active = [s for s in range(self.players) if s not in self.retired]
         if len(active) == 1:
@@ -482,13 +483,13 @@ class DetourState(State):
     # ------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:
-        players, wheels, retired = self.players, self.wheels, self.retired
+        players, wheels = self.players, self.wheels
         pieces = []
         for piece, (space, port) in enumerate(self.pieces):
-            seat = (piece // 2) % players  # self.owner(piece)
+            seat = (piece // 2) % players  # piece_owner(piece, players), inlined: to_json is hot
             if space < 0:
                 pieces.append({"id": piece, "colour": piece // 2, "seat": seat, "space": None, "port": None,
-                               "heading": None, "finished": seat not in retired})
+                               "heading": None, "finished": space == FINISHED})
             else:
                 pieces.append({"id": piece, "colour": piece // 2, "seat": seat, "space": space, "port": port,
                                "heading": step(space, port, wheels)[0],  # self.heading(piece)
@@ -518,7 +519,8 @@ class DetourState(State):
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DetourState:
-        pieces = [[-1, -1] if p["space"] is None else [p["space"], p["port"]]
+        off = {True: [FINISHED, FINISHED], False: [RETIRED, RETIRED]}
+        pieces = [list(off[p["finished"]]) if p["space"] is None else [p["space"], p["port"]]
                   for p in data["pieces"]]
         return cls(data["players"], len(data["colours"]), pieces, list(data["wheels"]),
                    data["colour"], data["phase"], list(data["dice"]),
@@ -527,6 +529,12 @@ class DetourState(State):
                    None if data["own"] is None else list(data["own"]), data["turns"],
                    data["winner"], data["ending"], [dict(e) for e in data["last"]],
                    list(data["retired"]))
+
+
+def piece_owner(piece: int, players: int) -> int:
+    """The seat a piece belongs to: piece i is of colour i // 2, colour c
+    is seat c % players (the rules document's set-up)."""
+    return (piece // 2) % players
 
 
 def _copy_popoff(popoff: dict[str, Any]) -> dict[str, Any]:

@@ -17,9 +17,8 @@ in ``seeds/slyyde.md``; the decision numbers below refer to it.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from arena.games import slyyde_board
 from arena.games.base import (
     CHANCE,
     TERMINAL,
@@ -32,6 +31,7 @@ from arena.games.base import (
     State,
     race_placements,
 )
+from arena.games.slyyde import board as slyyde_board
 
 TURN_CAP = 1000
 BACK_STEPS = 6
@@ -52,9 +52,6 @@ ROLLOFF, ROLL, MOVE, BACK6, OVER = "rolloff", "roll", "move", "back6", "over"
 
 class SlyydeState(State):
     """One position. Positions are track numbers, 0 (Start) to 99 (Centre)."""
-
-    CONFORMANCE_OPTIONS: ClassVar[dict[int, list[dict[str, Any]]]] = {
-        players: [{}, {"first_player": players - 1}] for players in range(2, 5)}
 
     def __init__(self, players: int, positions: list[int], rolls: list[int], phase: str,
                  turn: int | None, first_player: int | None, contenders: list[int],

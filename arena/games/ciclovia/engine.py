@@ -24,7 +24,6 @@ from __future__ import annotations
 from math import factorial
 from typing import Any
 
-from arena.games import ciclovia_board
 from arena.games.base import (
     CHANCE,
     TERMINAL,
@@ -36,6 +35,7 @@ from arena.games.base import (
     State,
     competition_placements,
 )
+from arena.games.ciclovia import board as ciclovia_board
 
 TURN_CAP = 1000     # decision 18: a turn is one rider's move
 QUIET_TURNS = 100   # decision 17: stage-2 turns in a row with no die taken or arrival
@@ -513,6 +513,7 @@ class CicloviaState(State):
         self.phase = OVER
         self.ending = ending
         self.move = None
+        self.deck = None  # shuffled but never rolled (a retirement between the two): no draw is due
         self.last.append({"cause": "end", "ending": ending, "scores": self.totals()})
 
     # ----------------------------------------------------------- retiring

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games import roundabout_board
 from arena.games.base import (
     CHANCE,
     TERMINAL,
@@ -32,6 +31,7 @@ from arena.games.base import (
     State,
     race_placements,
 )
+from arena.games.roundabout import board as roundabout_board
 
 # Turns (one per seat in rotation, see decision 14) after which the game is
 # cut short as a draw. Random play finishes far sooner (see the rules doc).
@@ -619,7 +619,19 @@ class RoundaboutState(State):
         the roller must play it himself (decision 13)."""
         seat = self.asking
         self.last.append({"cause": "accept" if accept else "decline", "seat": seat})
-        self._begin_play(seat if accept else self.turn_player)
+        if accept:
+            self._begin_play(seat)
+        else:
+            self._roller_plays_on()
+
+    def _roller_plays_on(self) -> None:
+        """A declined offer: the roller plays his roll after all, with the
+        Darts frozen that were frozen when he began to play it, at his roll
+        (decisions 7 and 23), even where the seat that captured them has
+        retired since."""
+        self.phase = PLAY
+        self.mover = self.turn_player
+        self.asking = -1
 
     # ----------------------------------------------------------- retiring
 
@@ -655,7 +667,7 @@ class RoundaboutState(State):
             return
         if self.phase == OFFER and self.asking == seat:
             self.last.append({"cause": "decline", "seat": seat})
-            self._begin_play(self.turn_player)
+            self._roller_plays_on()
         elif self.turn_player == seat and self.phase in (ROLL, OFFER) \
                 or self.phase == PLAY and self.mover == seat:
             # Its roll, or a roll it accepted, is lost; the rotation goes on

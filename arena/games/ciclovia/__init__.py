@@ -1,0 +1,17 @@
+"""Ciclovia as one GameSpec, its parts beside it (README, "Adding a game")."""
+
+from importlib.resources import files
+
+from arena.games.ciclovia.engine import GAME
+from arena.games.ciclovia.evaluation import CicloviaEvaluation
+from arena.games.ciclovia.text_view import CicloviaTextView
+from arena.games.spec import GameSpec
+
+SPEC = GameSpec(
+    game=GAME,
+    rules=files(__name__) / "rules.md",
+    text_view=CicloviaTextView,
+    evaluation=CicloviaEvaluation,
+    board_js=files(__name__) / "board.js",
+    board_css=files(__name__) / "board.css",
+)

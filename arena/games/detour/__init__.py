@@ -1,0 +1,18 @@
+"""Detour as one GameSpec, its parts beside it (README, "Adding a game")."""
+
+from importlib.resources import files
+
+from arena.games.detour.engine import GAME
+from arena.games.detour.evaluation import DetourEvaluation
+from arena.games.detour.text_view import DetourTextView
+from arena.games.spec import GameSpec
+
+SPEC = GameSpec(
+    game=GAME,
+    rules=files(__name__) / "rules.md",
+    text_view=DetourTextView,
+    evaluation=DetourEvaluation,
+    board_js=files(__name__) / "board.js",
+    board_css=files(__name__) / "board.css",
+    conformance={2: [{}, {"pieces": 4}], 3: [{}], 4: [{}]},
+)

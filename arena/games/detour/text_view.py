@@ -1,0 +1,102 @@
+"""Detour in words for the terminal (arena.games.text_view): the board or
+the pieces' places, each offered action's meaning, and what each step did,
+in the rules document's terms."""
+
+from __future__ import annotations
+
+from arena.games.detour.engine import piece_owner
+from arena.games.text_view import MARKS, Json, TextView, compact
+
+_TURNS = {"cw": "a quarter turn clockwise", "ccw": "a quarter turn anticlockwise", "half": "a half turn"}
+
+
+def _space(view: DetourTextView, space: int | None) -> str:
+    """A space by its id and where it lies: the rules document's names."""
+    if space is None:
+        return "off the board"
+    board = view.board
+    if space == board["centre"]:
+        return f"{space} (the centre)"
+    for index, start in enumerate(board["starts"]):
+        if start["space"] == space:
+            return f"{space} (START {index})"
+    for wheel in board["wheels"]:
+        if wheel["hub"] == space:
+            return f"{space} (hub of wheel {wheel['name']})"
+    kind = board["spaces"][space]["kind"] if space < len(board["spaces"]) else ""
+    extra = {"finish": ", FINISH", "star": ", a star"}.get(kind, "")
+    segment = next((s["name"] for s in board["segments"] if space in s["spaces"]), None)
+    return f"{space} ({segment}{extra})" if segment else f"{space}{' (' + extra[2:] + ')' if extra else ''}"
+
+
+def _owner(view: DetourTextView, piece: int) -> str:
+    return view.seat(piece_owner(piece, len(view.names)))
+
+
+class DetourTextView(TextView):
+    def position(self, state: Json) -> list[str]:
+        lines = [self.legend()]
+        for piece in state["pieces"]:
+            owner = f"{MARKS[piece['seat']]} {self.seat(piece['seat'])}"
+            if piece["finished"]:
+                where = "finished"
+            elif piece["space"] is None:
+                where = "off the board (retired)"
+            else:
+                heading = "" if piece["heading"] is None else f", next step to {piece['heading']}"
+                where = f"on {_space(self, piece['space'])}{heading}"
+            lines.append(f"piece {piece['id']} ({owner}, colour {piece['colour']}): {where}")
+        wheels = ", ".join(f"{w['name']} at {k}" for w, k in zip(self.board["wheels"], state["wheels"]))
+        lines.append(f"wheels: {wheels} (k: the hub track joins rims k and k+1)")
+        if state["phase"] != "over":
+            dice = f", dice {state['dice']}" if state["dice"] else ""
+            queue = "; still to move: " + ", ".join(f"piece {q['piece']} by {q['die']}" for q in state["queue"]) \
+                if state["queue"] else ""
+            lines.append(f"to play: {self.seat(state['seat'])} (colour {state['colour']}), "
+                         f"phase {state['phase']}{dice}{queue}")
+        return lines
+
+    def describe_action(self, action: Json, state: Json) -> str:
+        if "die" in action:
+            return f"move piece {action['piece']} first, by {action['die']} (the other piece moves the other die)"
+        if "toward" in action:
+            return f"leave the centre toward space {_space(self, action['toward'])}"
+        if "wheel" in action:
+            name = self.board["wheels"][action["wheel"]]["name"]
+            return f"turn wheel {name} {_TURNS[action['turn']]}"
+        start = self.board["starts"][action["start"]]["space"]
+        if state["phase"] == "own_start":
+            return f"send the moving piece to START {action['start']} (space {start}), the other to the other"
+        return f"send the losing piece to START {action['start']} (space {start})"
+
+    def describe_effect(self, effect: Json) -> str | None:
+        cause = effect["cause"]
+        piece = effect.get("piece")
+        owner = _owner(self, piece) if isinstance(piece, int) else ""
+        if cause == "roll":
+            return f"{self.seat(effect['seat'])} rolls {', '.join(map(str, effect['dice']))}"
+        if cause == "move":
+            return f"{owner} moves piece {piece} by {effect['die']} from {effect['from']} to " \
+                   f"{_space(self, effect['to'])}"
+        if cause == "wheel":
+            name = self.board["wheels"][effect["wheel"]]["name"]
+            carried = f", carrying piece {', '.join(map(str, effect['carried']))}" if effect.get("carried") else ""
+            return f"wheel {name} turns {_TURNS.get(effect['turn'], effect['turn'])}{carried}"
+        if cause == "popoff":
+            pops = effect["pops"]
+            winner = "pop again" if effect["winner"] is None else f"piece {effect['winner']} wins"
+            return (f"pop-off: piece {effect['mover']} pops {pops[0]}, piece {effect['defender']} pops {pops[1]}: "
+                    f"{winner}")
+        if cause == "sent_back":
+            return f"{owner}'s piece {piece} goes back to START {effect['start']} (space {effect['to']})"
+        if cause == "finish":
+            return f"{owner}'s piece {piece} finishes"
+        if cause == "win":
+            return f"{self.seat(effect['seat'])} wins"
+        if cause == "retire":
+            return f"{self.seat(effect['seat'])} is out of the game"
+        if cause == "popoff_void":
+            return f"the pop-off on {effect['space']} is called off"
+        if cause == "turn_cap":
+            return f"the game stops at the turn cap ({effect['turns']} turns)"
+        return compact(effect)
