@@ -5,10 +5,10 @@ One ply here means one turn of our own: for each offered action the bot
 plays, on a copy of the state (``arena.games`` engines are the forward
 model), every sequence of its own further decisions until the turn passes to
 someone else or chance acts (the next roll, a pop-off, a deal), scores each
-position reached with the game's evaluation (``arena/house/evaluations.py``,
+position reached with the game's evaluation (``arena/games/<game>/evaluation.py``,
 described below), and picks the action
 leading to the best one. It never looks at the opponents' answers or at
-dice to come; that is the search bot's job (bots/search_bot.py uses these
+dice to come; that is the search bot's job (search_bot.py uses these
 same evaluations at its leaves). Ties are broken by a generator seeded from
 each game's seed, so a game is replayed identically.
 
@@ -16,7 +16,7 @@ Every evaluation turns a position into a chance of winning for each seat:
 a per-seat strength (lower "turns still needed" in the races, higher
 "points" in Ciclovia), adjusted for who moves next, through a softmax.
 
-Slyyde (seeds/slyyde.md): the strength is the expected number of turns a
+Slyyde (arena/games/slyyde/rules.md): the strength is the expected number of turns a
 pawn still needs to reach the Centre alone (a 6 is a free turn), computed
 once by value iteration over the track with the best use of every black
 square's diagonal and every triangle's slyyde. Progress: the diagonal is
@@ -25,7 +25,7 @@ extra roll are in the table. Safety and captures: landing on an opponent, a
 Back-6 pick and a sweep are seen through the positions they leave, and a
 Back-6 pick hurts the opponent it sets back most.
 
-Detour (seeds/detour.md): a piece's strength is the expected number of its
+Detour (arena/games/detour/rules.md): a piece's strength is the expected number of its
 own turns to land exactly on a FINISH, computed by dynamic programming over
 the path the piece is bound to follow with the wheels as they stand (passing
 a FINISH without the exact count means going round again, which the path
@@ -36,7 +36,7 @@ chosen by the turns they save us and cost the opponents. Captures: a
 pending pop-off counts as a coin flip between the two outcomes; landing on
 one's own piece (both back to START) is seen through the position.
 
-Ciclovia (seeds/ciclovia.md): the strength is the current total (dice
+Ciclovia (arena/games/ciclovia/rules.md): the strength is the current total (dice
 points and bonuses) plus the promise of the position: a pending orange
 double, the best die the rider can still reach (its points, more for a
 colour still missing unless a pending double would take it, less the steps
@@ -44,7 +44,7 @@ to its door), a charge for every colour still missing (no arrival and no win
 without all four), larger the farther its nearest die and largest when stage
 2 has none left, and a charge for the distance to the arrival points.
 
-Roundabout (seeds/roundabout.md): a seat's strength is its pip count, the
+Roundabout (arena/games/roundabout/rules.md): a seat's strength is its pip count, the
 ring steps every Dart still needs to come round into its home territory (a
 Dart inside its home has the whole lap to go), in turns of about eight pips,
 with a charge for every captured Dart and a bonus for a ringer under way

@@ -10,7 +10,7 @@ of it (``clone``, ``legal_actions``, ``apply_action``, ``chance_request``,
    wheel to turn, steps and dice to take), so the bot first lists every
    sequence of its own decisions to the end of its turn and keeps the
    distinct positions they reach, each scored by the evaluation that the
-   greedy bot uses (arena/house/evaluations.py, described in bots/greedy_bot.py:
+   greedy bot uses (arena/games/<game>/evaluation.py, described in greedy_bot.py:
    each seat's chance of winning). The
    best few are the candidates; the greedy bot would play the first.
 2. **Chance nodes.** Each candidate's value is the average, over sampled
