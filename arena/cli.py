@@ -24,6 +24,7 @@ from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
 from arena.play.executors import Executor
 from arena.play.match import match_log_dir, play_match
 from arena.play.plan import group_into_matches, plan_rotations
+from arena.play.probe import probe_bots
 from arena.play.tournament import (
     Interrupted,
     Plan,
@@ -32,7 +33,6 @@ from arena.play.tournament import (
     plan_solo_series,
     plan_tournament,
     play_missing,
-    probe_bots,
 )
 from arena.stats.standings import Standings, text_table
 from arena.stats.standings import compute as compute_standings
@@ -297,7 +297,8 @@ def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, 
         _play_with_progress(plan, store, runner, limits, log_dir, missing, board.add_game)
         played = time.perf_counter()
         _say_referee_failures(store)
-        store.write_ratings(_standings(store))
+        standings = _standings(store)
+        store.write_ratings(standings.rows, standings.history)
         rated = time.perf_counter()
         index = board.build()
         # The end of the run, timed, for bench/tournament.py and for anyone
@@ -707,7 +708,7 @@ def _gauntlet_line(result: dict[str, Any]) -> str:
 @_fail_cleanly
 def check_command(bot_name, bot_dirs, move_timeout, startup_timeout):
     """Check a bot before submitting it: handshake, a game of each game and player count, time, stderr."""
-    from arena.bots.check import check_bot, find_bots
+    from arena.play.check import check_bot, find_bots
 
     limits = _limits(move_timeout, startup_timeout)
     spec, filler = find_bots(list(bot_dirs), bot_name)

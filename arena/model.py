@@ -239,7 +239,7 @@ class GameRecord(_Forfeits):
     duration: float = 0.0
     logs: tuple[str | None, ...] = ()
     times: DecisionTimes = DecisionTimes()
-    # The replay as the game's page embeds it (arena.site.replays) and that
+    # The replay as the game's page embeds it (arena.games.replays) and that
     # module's REPLAY_FORMAT, made by the worker that played the game, in
     # parallel with the others, so the site need not replay the game again;
     # None where it was not made.

@@ -20,7 +20,7 @@ import sqlite3
 import time
 import urllib.parse
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,6 @@ import sqlite_utils
 from arena import results
 from arena.errors import StoreError
 from arena.model import BotSpec, DecisionTimes, DiceKey, Forfeit, GameRecord, StoredGame, Termination
-from arena.stats.standings import Standings
 
 APPLICATION = "arena"
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -110,7 +109,7 @@ def _decision_times_v6(db: sqlite_utils.Database) -> None:
 
 def _replays_v7(db: sqlite_utils.Database) -> None:
     """Each game's replay as its page embeds it (zlib-compressed JSON, see
-    arena.site.replays), made by the worker that played it, so that building
+    arena.games.replays), made by the worker that played it, so that building
     the site does not replay every game again. NULL for games stored before,
     whose replays the site makes from their events."""
     db.table("games").add_column("replay", bytes)
@@ -325,9 +324,11 @@ class Store:
                   "forfeit": forfeited.get(seat)} for seat, bot_id in enumerate(job.seats)])
         return True
 
-    def write_ratings(self, standings: Standings) -> None:
-        """Replace the ratings cache with standings computed from the games,
-        in one transaction."""
+    def write_ratings(self, rows: Iterable[Mapping[str, Any]],
+                      history: Mapping[tuple[str, str], Iterable[tuple[int, float]]]) -> None:
+        """Replace the ratings cache with standings computed from the games
+        (arena.stats.standings: its rows as JSON, and each bot's Elo after
+        each of its games by table and bot id), in one transaction."""
         columns = self.db.table("ratings").columns_dict
         with self.db.conn:
             self.db.execute("BEGIN IMMEDIATE")
@@ -335,10 +336,10 @@ class Store:
             self.db.execute("DELETE FROM rating_history")
             self.db.table("ratings").insert_all(
                 [{"table_name": row["table"], "bot": row["bot"],
-                  **{name: value for name, value in row.items() if name in columns}} for row in standings.rows])
+                  **{name: value for name, value in row.items() if name in columns}} for row in rows])
             self.db.table("rating_history").insert_all(
                 [{"table_name": table, "bot_id": bot_id, "game_number": number, "elo": elo}
-                 for (table, bot_id), points in standings.history.items() for number, elo in points])
+                 for (table, bot_id), points in history.items() for number, elo in points])
 
     # -- reading ----------------------------------------------------------------
 

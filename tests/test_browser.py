@@ -19,9 +19,9 @@ import pytest
 from test_leaderboard import XSS_NAME, games_data, tournament_site
 
 from arena.games import GAMES
+from arena.games.events import replay
 from arena.games.playout import random_playout
 from arena.model import BotSpec, GameRecord, Job, Termination
-from arena.play.events import replay
 from arena.site import builder, paths
 from arena.store import Store
 

@@ -12,8 +12,8 @@ import pytest
 from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction
 from arena.games.dice import DiceStreams
+from arena.games.events import chance_event, decision_event, replay, retire_event
 from arena.games.playout import random_playout
-from arena.play.events import chance_event, decision_event, replay, retire_event
 
 GAMES_PER_COUNT = 1000
 CHECKED_STEP_BY_STEP = 20

@@ -33,8 +33,8 @@ from arena.games.detour import (
     walk,
 )
 from arena.games.detour_board import BOARD, SEGMENTS, WHEEL_NAMES
+from arena.games.events import replay
 from arena.games.playout import random_playout
-from arena.play.events import replay
 
 RED_1, RED_2, BLUE_1, BLUE_2, GREEN_1, GREEN_2, YELLOW_1, YELLOW_2 = range(8)
 OFF = (-1, -1)

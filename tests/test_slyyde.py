@@ -12,6 +12,7 @@ from support import field_names
 from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
 from arena.games.dice import DiceStreams
+from arena.games.events import chance_event, replay, retire_event
 from arena.games.playout import random_playout
 from arena.games.slyyde import (
     BACK6_SQUARES,
@@ -26,7 +27,6 @@ from arena.games.slyyde import (
 )
 from arena.games.slyyde_board import board_data, spiral_cells
 from arena.model import BotSpec, DiceKey
-from arena.play.events import chance_event, replay, retire_event
 from arena.play.plan import Entrant, plan_round_robin
 
 SEATS = ("red", "blue", "green", "yellow")

@@ -10,10 +10,10 @@ import sqlite_utils
 
 from arena.errors import StoreError
 from arena.games import get_game
+from arena.games.events import replay
 from arena.games.playout import random_playout
+from arena.games.replays import REPLAY_FORMAT, with_replay
 from arena.model import BotSpec, DecisionTimes, Forfeit, GameRecord, Job, Termination
-from arena.play.events import replay
-from arena.site.replays import REPLAY_FORMAT, with_replay
 from arena.store import MIGRATIONS, SCHEMA_VERSION, Store
 
 SPECS = [BotSpec(name, ("true",), f"/bots/{name}", name * 16) for name in ("a", "b")]

@@ -9,7 +9,7 @@ from typing import Any
 
 from arena.games.base import CHANCE, TERMINAL, Game, State
 from arena.games.dice import DiceStreams
-from arena.play.events import chance_event, decision_event
+from arena.games.events import chance_event, decision_event
 
 
 def random_playout(game: Game, num_players: int, seed: int,

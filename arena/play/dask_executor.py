@@ -58,8 +58,7 @@ from arena.bots.bundle import pack_bot, safe_relative
 from arena.errors import ArenaError
 from arena.model import BotSpec, GameRecord, Job, Limits
 from arena.play.dask_worker import HEARTBEAT_EVERY, INSTALL_HINT, PROGRESS_TOPIC, play_match_task, probe_task
-from arena.play.executors import worker_deadline
-from arena.play.match import match_log_dir
+from arena.play.match import match_log_dir, worker_deadline
 
 log = logging.getLogger(__name__)
 

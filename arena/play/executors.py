@@ -1,7 +1,7 @@
 """Executors run matches and hand finished games back, one at a time, to the
 single process that stores them (a game the referee could not play, because
 its worker hung or died twice, as a referee failure). Each game comes back with its replay, made
-where it was played (arena.site.replays.with_replay), in parallel with the
+where it was played (arena.games.replays.with_replay), in parallel with the
 other games, so the site need not replay it.
 
 The local executor forks worker processes (fork, so multiprocessing-logging
@@ -29,9 +29,9 @@ from typing import Any, Protocol
 
 from arena.bots.warden import PR_SET_PDEATHSIG
 from arena.errors import ArenaError
+from arena.games.replays import with_replay
 from arena.model import BotSpec, GameRecord, Job, Limits
-from arena.play.match import play_match
-from arena.site.replays import with_replay
+from arena.play.match import play_match, worker_deadline
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ def make_executor(kind: str, jobs: int, scheduler: str | None = None, worker_tim
             raise ArenaError("--scheduler needs --executor dask")
         return LocalExecutor(jobs, notify=notify)
     if kind == "dask":
-        try:
+        try:  # distributed is an optional dependency (the dask extra): imported only when asked for
             from arena.play.dask_executor import DaskExecutor
         except ImportError as exc:
             if (exc.name or "").partition(".")[0] not in ("distributed", "dask"):
@@ -78,20 +78,7 @@ def make_executor(kind: str, jobs: int, scheduler: str | None = None, worker_tim
     raise ArenaError(f"unknown executor: {kind!r} (available: local, dask)")
 
 
-# What a worker may take between two heartbeats beyond the limits' own
-# bound (see worker_deadline): making a replay, sending a record, killing a
-# bot's process group, a busy machine.
-WORKER_SLACK = 10.0
 _TICK = 0.5  # seconds between the parent's looks at its workers
-
-
-def worker_deadline(limits: Limits) -> float:
-    """How long a busy worker may go without a heartbeat before it is taken
-    for stopped or hung. A worker beats before every call into a seat and
-    after every game it sends, and the longest call the limits allow is a
-    seat's start: a bot process's handshake (the start-up timeout) and the
-    game's start message (a move timeout); a decision is one move timeout."""
-    return limits.startup_timeout + 2 * limits.move_timeout + WORKER_SLACK
 
 
 class LocalExecutor:

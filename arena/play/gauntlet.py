@@ -25,7 +25,8 @@ from arena.errors import ArenaError
 from arena.model import BotSpec, DiceKey, Job, Limits
 from arena.play.executors import Executor
 from arena.play.plan import option_text
-from arena.play.tournament import Plan, Request, play_missing, probe_bots
+from arena.play.probe import probe_bots
+from arena.play.tournament import Plan, Request, play_missing
 from arena.stats.sprt import OUTCOMES, Sprt, pair_outcome
 from arena.store import Store
 

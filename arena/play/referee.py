@@ -23,8 +23,8 @@ from arena.errors import (
 from arena.games import get_game
 from arena.games.base import CHANCE, TERMINAL, Action, State
 from arena.games.dice import DiceStreams
+from arena.games.events import chance_event, decision_event, retire_event
 from arena.model import DecisionTimes, Forfeit, GameRecord, Job, Termination
-from arena.play.events import chance_event, decision_event, retire_event
 
 
 class Seat(Protocol):

@@ -6,28 +6,25 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from arena.bots.discovery import discover
-from arena.bots.process import BotProcess
-from arena.bots.protocol import handshake
-from arena.errors import ArenaError, BotError
+from arena.errors import ArenaError
 from arena.games import GAMES, get_game
 from arena.games.base import InvalidOptions
 from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
 from arena.play.executors import Executor
 from arena.play.plan import (
     Balance,
-    Entrant,
     group_into_matches,
     plan_pods,
     plan_round_robin,
     plan_solo,
     plan_solo_rounds,
 )
+from arena.play.probe import Probe, probe_bots
 from arena.store import Store, stored_dice_key
 
 log = logging.getLogger(__name__)
@@ -35,50 +32,6 @@ log = logging.getLogger(__name__)
 
 class Interrupted(ArenaError):
     """The run was stopped by a signal; what finished is stored."""
-
-
-@dataclass(frozen=True)
-class Probe:
-    """What a handshake told about a bot: an entrant, or why it is unusable."""
-
-    spec: BotSpec
-    entrant: Entrant | None
-    problem: str | None
-    hello_name: str | None = None  # the name the bot's hello answer gave, as it gave it
-
-
-def probe_bots(specs: list[BotSpec], limits: Limits) -> list[Probe]:
-    """Start every bot once, concurrently, and shake hands. Interrupted, it
-    kills the bots it started instead of waiting out their start-up time."""
-    running: set[BotProcess] = set()
-    pool = ThreadPoolExecutor(max_workers=min(8, len(specs)))
-    try:
-        return list(pool.map(lambda spec: _probe(spec, limits, running), specs))
-    except KeyboardInterrupt:
-        for process in list(running):
-            process.kill()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _probe(spec: BotSpec, limits: Limits, running: set[BotProcess]) -> Probe:
-    try:
-        process = BotProcess(spec, limits)
-    except BotError as exc:
-        return Probe(spec, None, str(exc))
-    running.add(process)
-    try:
-        hello = handshake(process, limits.startup_timeout)
-    except BotError as exc:
-        return Probe(spec, None, f"handshake failed: {exc}")
-    finally:
-        process.close()
-        running.discard(process)
-    games = frozenset(hello["games"]) & frozenset(GAMES)
-    if not games:
-        return Probe(spec, None, f"plays none of the registered games (said {hello['games']!r})", hello["name"])
-    return Probe(spec, Entrant(spec, games), None, hello["name"])
 
 
 @dataclass

@@ -28,8 +28,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from arena.games import replays
 from arena.model import StoredGame
-from arena.site import data, pages, replays
+from arena.site import data, pages
 from arena.site.paths import BotInfo, game_path
 from arena.store import Store
 

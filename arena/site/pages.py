@@ -77,6 +77,12 @@ def standing_rows(model: Model, table: str) -> list[dict[str, Any]]:
     return rows
 
 
+def evidence_class(evidence: pairs.Evidence) -> str:
+    """The colour class of a head-to-head cell (ev-none, ev-win,
+    ev-strong-loss...: the site's stylesheet)."""
+    return f"ev-{evidence.value}"
+
+
 def h2h_matrix(model: Model, table: str, order: list[str]) -> list[dict[str, Any]]:
     """The head-to-head cells. Colours control the family-wise error over the
     pairs of this matrix (Holm): with many pairs, some look lopsided by
@@ -94,16 +100,16 @@ def h2h_matrix(model: Model, table: str, order: list[str]) -> list[dict[str, Any
                 continue
             low, high = pairs.wilson(record.score, record.games)
             cells.append({"self": False, "pair": record, "low": low, "high": high,
-                          "los": pairs.superiority(record), "cls": "ev-none", "opponent": model.infos[b],
-                          "joint_los": joint_los})
+                          "los": pairs.superiority(record), "cls": evidence_class(pairs.Evidence.NONE),
+                          "opponent": model.infos[b], "joint_los": joint_los})
         matrix.append({"info": model.infos[a], "cells": cells})
     # One test per pair of bots (the matrix shows each pair twice, mirrored).
     family = [(i, j) for i in range(len(order)) for j in range(i + 1, len(order))
               if matrix[i]["cells"][j]["pair"] is not None]
-    classes = pairs.family_classes([matrix[i]["cells"][j]["pair"] for i, j in family])
-    for (i, j), cls in zip(family, classes):
-        matrix[i]["cells"][j]["cls"] = cls
-        matrix[j]["cells"][i]["cls"] = pairs.mirrored(cls)
+    found = pairs.family_evidence([matrix[i]["cells"][j]["pair"] for i, j in family])
+    for (i, j), evidence in zip(family, found):
+        matrix[i]["cells"][j]["cls"] = evidence_class(evidence)
+        matrix[j]["cells"][i]["cls"] = evidence_class(evidence.mirrored())
     return matrix
 
 
@@ -212,7 +218,7 @@ def board_data() -> Iterator[tuple[str, str]]:
 
 def game_page(game: StoredGame, logs: list[dict[str, Any] | None], payload: str, problem: str | None,
               bots: dict[str, list[Any]]) -> str:
-    """A game and its replay (the payload of arena.site.replays, and why it
+    """A game and its replay (the payload of arena.games.replays, and why it
     stops early if it does). Who won, drew or lost is arena.results' verdict
     on the placements: a shared first place is a draw between those sharing
     it. ``logs`` are the seats' stderr logs (arena.site.data.Logs.seat_logs):

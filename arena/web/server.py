@@ -54,8 +54,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from arena.bots.protocol import BotSeat
 from arena.errors import ArenaError
 from arena.games import get_game
+from arena.games.events import replay
 from arena.model import BotSpec, DiceKey, Job, Limits
-from arena.play.events import replay
 from arena.play.match import game_log, match_log_dir
 from arena.play.referee import Seat, play_game
 from arena.site import pages

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.discovery import discover
-from arena.bots.process import BotProcess
-from arena.bots.protocol import BotSeat, handshake
-from arena.errors import ArenaError, BotError
+from arena.bots.greeting import greet
+from arena.bots.protocol import BotSeat
+from arena.errors import ArenaError
 from arena.games import GAMES, get_game
 from arena.games.base import Action, State
 from arena.model import BotSpec, GameRecord, Job, Limits, Termination
@@ -140,18 +140,14 @@ def check_bot(spec: BotSpec, filler: BotSpec, limits: Limits) -> Report:
 
 def _handshake(spec: BotSpec, limits: Limits, report: Report) -> list[str]:
     started = time.monotonic()
-    try:
-        process = BotProcess(spec, limits)
-    except BotError as exc:
-        report.add("problem", f"cannot start: {exc}", FORFEITS)
+    greeting = greet(spec, limits)
+    if greeting.hello is None:
+        if greeting.started:
+            report.add("problem", f"handshake failed: {greeting.error}", HELLO)
+        else:
+            report.add("problem", f"cannot start: {greeting.error}", FORFEITS)
         return []
-    try:
-        hello = handshake(process, limits.startup_timeout)
-    except BotError as exc:
-        report.add("problem", f"handshake failed: {exc}", HELLO)
-        return []
-    finally:
-        process.close()
+    hello = greeting.hello
     took = time.monotonic() - started
     declared = [str(game) for game in hello["games"]]
     unknown = [game for game in declared if game not in GAMES]
