@@ -222,6 +222,28 @@ class _Forfeits:
         return self.forfeits[0].detail if self.forfeits else None
 
 
+@dataclass(frozen=True)
+class GameResult(_Forfeits):
+    """How a played game came out: placements, how it ended, the forfeits
+    and the game's points where it has them. ``to_json`` is the ``result``
+    every seat hears at the end (protocol/schema/game_end.json); the
+    browser's end message carries the same fields."""
+
+    placements: results.Placements
+    termination: Termination
+    forfeits: tuple[Forfeit, ...] = ()
+    scores: tuple[float, ...] | None = None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return results.winners(self.placements)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"placements": list(self.placements), "winners": list(self.winners),
+                "termination": self.termination.value, "forfeits": [f.to_json() for f in self.forfeits],
+                "forfeit_seat": self.forfeit_seat, "detail": self.detail}
+
+
 @dataclass
 class GameRecord(_Forfeits):
     """Everything about one played game.
@@ -261,6 +283,10 @@ class GameRecord(_Forfeits):
     @property
     def winners(self) -> tuple[int, ...]:
         return results.winners(self.placements)
+
+    @property
+    def result(self) -> GameResult:
+        return GameResult(self.placements, self.termination, self.forfeits, self.scores)
 
     def to_json(self) -> dict[str, Any]:
         return {"job": self.job.to_json(), "events": self.events, "placements": list(self.placements),

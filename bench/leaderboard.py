@@ -123,7 +123,7 @@ def _rows(total: int, bots: list[BotSpec], pool, seed: int, prefix: str, first_o
             stored = _stored_parts(record, replays)
         else:
             outcome = final.outcome()
-            termination = Termination.NORMAL if outcome.ending == "normal" else Termination.TURN_CAP
+            termination = Termination.NORMAL if outcome.termination is Termination.NORMAL else Termination.TURN_CAP
             record = GameRecord(job, events, outcome.placements, termination, scores=outcome.scores,
                                 duration=0.1)
             stored = made.get((name, players, index)) or made.setdefault(

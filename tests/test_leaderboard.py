@@ -466,7 +466,7 @@ def test_replays_are_written_once_and_kept_while_nothing_changes(copy):
     games, bots = stored(copy.db)
     seats = tuple(sorted(bots)[:2])
     record = GameRecord(Job("extra/1", "slyyde", seats, 4242, 9, 10_000), events, outcome.placements,
-                        Termination.NORMAL if outcome.ending == "normal" else Termination.TURN_CAP)
+                        Termination.NORMAL if outcome.termination is Termination.NORMAL else Termination.TURN_CAP)
     with Store(copy.db, writer=True) as store:
         assert store.add_game(record)
     with Store(copy.db) as store:

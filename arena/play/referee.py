@@ -45,12 +45,6 @@ class Seat(Protocol):
     def end_game(self, state: State, result: dict[str, Any]) -> None: ...
 
 
-class _Forfeit(Exception):
-    def __init__(self, seat: int, termination: Termination, detail: str) -> None:
-        super().__init__(detail)
-        self.seat, self.termination, self.detail = seat, termination, detail
-
-
 _TERMINATION_OF = {BotTimeout: Termination.TIMEOUT, BotCrashed: Termination.CRASH,
                    BotProtocolError: Termination.BAD_OUTPUT, IllegalAnswer: Termination.ILLEGAL}
 
@@ -94,13 +88,11 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
         outcome = state.outcome()
         placements, scores = outcome.placements, outcome.scores
     ended_by_forfeit = bool(forfeits) and len(seats) - len(forfeits) <= 1
-    termination = forfeits[-1].termination if ended_by_forfeit else Termination(state.outcome().ending)
+    termination = forfeits[-1].termination if ended_by_forfeit else state.outcome().termination
     record = GameRecord(job, table.events, placements, termination, forfeits, scores,
                         duration=time.monotonic() - started,
                         times=DecisionTimes(move_timeout, tuple(answer_times)))
-    result = {"placements": list(record.placements), "winners": list(record.winners),
-              "termination": record.termination.value, "forfeits": [f.to_json() for f in forfeits],
-              "forfeit_seat": record.forfeit_seat, "detail": record.detail}
+    result = record.result.to_json()
     for number in table.playing():
         try:
             seats[number].end_game(state, result)

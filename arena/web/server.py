@@ -151,8 +151,7 @@ class _Game:
             for bot in bots:
                 bot.close()
         *_, final = replay(get_game(setup.game), len(seats), setup.options, record.events)
-        self.send({"type": "end", "placements": list(record.placements), "winners": list(record.winners),
-                   "termination": record.termination.value, "forfeits": [f.to_json() for f in record.forfeits],
+        self.send({"type": "end", **record.result.to_json(),
                    "scores": None if record.scores is None else list(record.scores),
                    "names": list(job.seats), "seed": setup.key.seed, "state": final.to_json()})
 
