@@ -13,7 +13,7 @@ import hmac
 import secrets
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from arena import results
 
@@ -31,6 +31,38 @@ class Termination(Enum):
     ILLEGAL = "illegal"
     BAD_OUTPUT = "bad_output"
     REFEREE_FAILURE = "referee_failure"
+
+
+class ChanceEvent(TypedDict):
+    """Chance drew ``values`` from the seeded stream ``stream`` (``purpose``:
+    "roll", "rolloff"... for the replay and the bots)."""
+
+    kind: Literal["chance"]
+    stream: str
+    purpose: str
+    values: list[int]
+
+
+class DecisionEvent(TypedDict):
+    """Seat ``seat`` was offered ``offered`` and chose the one at ``chosen``."""
+
+    kind: Literal["decision"]
+    seat: int
+    offered: list[dict[str, Any]]
+    chosen: int
+
+
+class RetireEvent(TypedDict):
+    """Seat ``seat`` left the game: its bot forfeited (``reason``, a
+    Termination's value); the others play on."""
+
+    kind: Literal["retire"]
+    seat: int
+    reason: str
+
+
+# One event of a game's record, told apart by "kind"; JSON as it is stored.
+Event = ChanceEvent | DecisionEvent | RetireEvent
 
 
 FORFEITS = (Termination.TIMEOUT, Termination.CRASH, Termination.ILLEGAL, Termination.BAD_OUTPUT)
@@ -253,7 +285,7 @@ class GameRecord(_Forfeits):
     that the others played on after are in ``forfeits`` either way."""
 
     job: Job
-    events: list[dict[str, Any]]
+    events: list[Event]
     placements: results.Placements
     termination: Termination
     forfeits: tuple[Forfeit, ...] = ()

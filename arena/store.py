@@ -28,7 +28,7 @@ import sqlite_utils
 
 from arena import results
 from arena.errors import StoreError
-from arena.model import BotSpec, DecisionTimes, DiceKey, Forfeit, GameRecord, StoredGame, Termination
+from arena.model import BotSpec, DecisionTimes, DiceKey, Event, Forfeit, GameRecord, StoredGame, Termination
 
 APPLICATION = "arena"
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -390,7 +390,7 @@ class Store:
                                "ORDER BY job_order, key", [Termination.REFEREE_FAILURE.value])
         return [(key, _tuple(seats), detail) for key, seats, detail in rows]
 
-    def events(self, key: str) -> list[dict[str, Any]]:
+    def events(self, key: str) -> list[Event]:
         row = self.db.execute("SELECT record FROM games WHERE key = ?", [key]).fetchone()
         if row is None:
             raise StoreError(f"no game with key {key!r}")

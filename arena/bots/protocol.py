@@ -14,7 +14,7 @@ from arena.bots.discovery import content_hash
 from arena.bots.process import BotProcess, encode_json
 from arena.errors import BotChanged, BotCrashed, BotError, BotProtocolError, IllegalAnswer
 from arena.games.base import Action, State
-from arena.model import BotSpec, Job, Limits
+from arena.model import BotSpec, Event, Job, Limits
 
 VERSION = 1
 
@@ -142,7 +142,7 @@ class BotSeat:
             except ValueError as exc:
                 raise IllegalAnswer(str(exc)) from None
 
-    def observe(self, event: dict[str, Any], state: State) -> None:
+    def observe(self, event: Event, state: State) -> None:
         if not self.updates:
             return
         with self._killing_on_failure():
@@ -253,9 +253,9 @@ def game_start_line(message: dict[str, Any]) -> bytes:
             + ("," + after[1:] if len(after) > 2 else "}") + "\n").encode()
 
 
-def public_event(event: dict[str, Any]) -> dict[str, Any]:
+def public_event(event: Event) -> dict[str, Any]:
     """An event as other seats hear it: a decision names the chosen action
     instead of carrying the whole offered list."""
     if event["kind"] == "decision":
         return {"kind": "decision", "seat": event["seat"], "action": event["offered"][event["chosen"]]}
-    return event
+    return dict(event)

@@ -21,7 +21,7 @@ from typing import Any
 from arena.games import GAMES
 from arena.games.base import IllegalAction, InvalidOptions
 from arena.games.events import replay
-from arena.model import DecisionTimes, GameRecord
+from arena.model import DecisionTimes, Event, GameRecord
 
 # Bump when the replay data change shape (a change of the page's template
 # alone rewrites every page by itself: the builder hashes the templates), so
@@ -41,7 +41,7 @@ def with_replay(record: GameRecord) -> GameRecord:
     return record if problem else dataclasses.replace(record, replay=payload, replay_format=REPLAY_FORMAT)
 
 
-def replay_payload(game: str, players: int, options: dict[str, Any], events: list[dict[str, Any]],
+def replay_payload(game: str, players: int, options: dict[str, Any], events: list[Event],
                    times: DecisionTimes) -> tuple[str, int, str | None]:
     """The replay as the page embeds it: base64 of zlib-compressed JSON
     ``{"events": [...], "patches": [...], "timeout_ms": ..., "answer_ms": [...]}``

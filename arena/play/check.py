@@ -27,7 +27,7 @@ from arena.bots.protocol import BotSeat
 from arena.errors import ArenaError
 from arena.games import GAMES, get_game
 from arena.games.base import Action, State
-from arena.model import BotSpec, GameRecord, Job, Limits, Termination
+from arena.model import BotSpec, Event, GameRecord, Job, Limits, Termination
 from arena.play.referee import play_game
 
 PROTOCOL = "protocol/PROTOCOL.md"
@@ -90,7 +90,7 @@ class _TimedSeat:
         finally:
             self.times.append(time.monotonic() - started)
 
-    def observe(self, event: dict[str, Any], state: State) -> None:
+    def observe(self, event: Event, state: State) -> None:
         self.seat.observe(event, state)
 
     def end_game(self, state: State, result: dict[str, Any]) -> None:

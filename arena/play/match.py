@@ -15,7 +15,7 @@ from typing import Any
 
 from arena.bots.protocol import BotSeat
 from arena.games.base import Action, State
-from arena.model import BotSpec, GameRecord, Job, Limits
+from arena.model import BotSpec, Event, GameRecord, Job, Limits
 from arena.play.referee import Seat, play_game
 
 # What a worker may take between two heartbeats beyond the limits' own
@@ -104,7 +104,7 @@ class _Beating:
         self.heartbeat()
         return self.seat.decide(state, actions, timeout)
 
-    def observe(self, event: dict[str, Any], state: State) -> None:
+    def observe(self, event: Event, state: State) -> None:
         self.heartbeat()
         self.seat.observe(event, state)
 

@@ -24,7 +24,7 @@ from arena.games import get_game
 from arena.games.base import CHANCE, TERMINAL, Action, State
 from arena.games.dice import DiceStreams
 from arena.games.events import chance_event, decision_event, retire_event
-from arena.model import DecisionTimes, Forfeit, GameRecord, Job, Termination
+from arena.model import DecisionTimes, Event, Forfeit, GameRecord, Job, Termination
 
 
 class Seat(Protocol):
@@ -40,7 +40,7 @@ class Seat(Protocol):
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int: ...
 
-    def observe(self, event: dict[str, Any], state: State) -> None: ...
+    def observe(self, event: Event, state: State) -> None: ...
 
     def end_game(self, state: State, result: dict[str, Any]) -> None: ...
 
@@ -63,6 +63,7 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
     dice = DiceStreams(job.seed)
     answer_times: list[float] = []  # per decision event, beside the events (see DecisionTimes)
     while (seat_number := state.current_player()) != TERMINAL and not table.abandoned:
+        event: Event
         if seat_number == CHANCE:
             request = state.chance_request()
             values = dice.draw(request)
@@ -109,7 +110,7 @@ class _Table:
 
     def __init__(self, state: State, seats: list[Seat]) -> None:
         self.state, self.seats = state, seats
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.forfeits: list[Forfeit] = []
         self.abandoned = False  # a solo game cannot go on without its one seat
         self.out: set[int] = set()  # the seats that forfeited
@@ -136,7 +137,7 @@ class _Table:
             self._retire(number, termination, str(exc))
             return None
 
-    def tell(self, event: dict[str, Any]) -> None:
+    def tell(self, event: Event) -> None:
         """Record an event and let every seat still playing hear of it."""
         self.events.append(event)
         for number in self.hearing:
