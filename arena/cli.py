@@ -34,7 +34,7 @@ from arena.play.tournament import (
     plan_tournament,
     play_missing,
 )
-from arena.stats.standings import Standings, text_table
+from arena.stats.standings import Standings, StandingsRow, json_rows, text_table
 from arena.stats.standings import compute as compute_standings
 from arena.store import Store, check_database
 
@@ -298,7 +298,7 @@ def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, 
         played = time.perf_counter()
         _say_referee_failures(store)
         standings = _standings(store)
-        store.write_ratings(standings.rows, standings.history)
+        store.write_ratings(json_rows(standings.rows), standings.history)
         rated = time.perf_counter()
         index = board.build()
         # The end of the run, timed, for bench/tournament.py and for anyone
@@ -459,7 +459,7 @@ def standings(db, output_format):
         computed = _standings(store)
     rows = computed.rows
     if output_format == "json":
-        click.echo(json.dumps(rows, indent=2))
+        click.echo(json.dumps(json_rows(rows), indent=2))
         return
     if output_format == "csv":
         click.echo(_standings_csv(rows), nl=False)
@@ -471,7 +471,7 @@ def standings(db, output_format):
         click.echo(f"{table}: first places by seat over {seats.games} games: {shares}")
 
 
-def _standings_csv(rows: list[dict[str, Any]]) -> str:
+def _standings_csv(rows: list[StandingsRow]) -> str:
     from arena.stats.standings import to_csv
 
     return to_csv(rows)
