@@ -715,8 +715,8 @@ def check_command(bot_name, bot_dirs, move_timeout, startup_timeout):
     report = check_bot(spec, filler, limits)
     for finding in report.findings:
         click.echo(finding.line())
-    problems = sum(1 for finding in report.findings if finding.level == "problem")
-    if problems:
+    if not report.fit:
+        problems = len(report.problems)
         raise ArenaError(f"{bot_name} is not fit for a tournament: {problems} problem{'s' * (problems > 1)} above")
     click.echo(f"{bot_name} is fit for a tournament")
 

@@ -88,6 +88,7 @@ class BotSeat:
         self.limits = limits
         self.stderr_log = stderr_log
         self.process: BotProcess | None = None
+        self.stderr_received = 0  # bytes its ended processes wrote to stderr, kept or dropped
         self.updates = False
         self._seeds: set[int] = set()  # the dice seeds the running process has played
         self._guard = _KillingOnFailure(self)
@@ -167,7 +168,13 @@ class BotSeat:
     def close(self) -> None:
         if self.process is not None:
             self.process.close()
-            self.process = None
+            self._process_ended()
+
+    def _process_ended(self) -> None:
+        """Count what the process, closed or killed, wrote to stderr, and let it go."""
+        assert self.process is not None
+        self.stderr_received += self.process.stderr_received
+        self.process = None
 
     def _killing_on_failure(self) -> _KillingOnFailure:
         """A context in which a failure kills the bot's process (and is
@@ -215,7 +222,7 @@ class _KillingOnFailure:
             seat = self.seat
             if seat.process is not None:
                 seat.process.kill()
-                seat.process = None
+                seat._process_ended()
         # None: whatever was raised goes on
 
 

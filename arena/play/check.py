@@ -13,11 +13,11 @@ do not fail it (a bot that thinks by the clock is allowed to).
 
 from __future__ import annotations
 
-import re
 import statistics
 import tempfile
 import time
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -43,18 +43,26 @@ CHECK_SEED = 20240601
 CLOSE_TO_LIMIT = 0.8  # a decision slower than this share of the limit is worth a note
 
 
+class Level(Enum):
+    """How much a finding weighs: ``NOTE`` is said and does not fail the
+    bot; a ``PROBLEM`` makes it unfit for a tournament."""
+
+    OK = "ok"
+    NOTE = "note"
+    PROBLEM = "problem"
+
+
 @dataclass(frozen=True)
 class Finding:
-    """One line of the report: ``ok``, a ``note`` (said, not failing) or a
-    ``problem`` (not fit for a tournament), with the section to read."""
+    """One line of the report, with the section of the protocol to read."""
 
-    level: str
+    level: Level
     text: str
     section: str | None = None
 
     def line(self) -> str:
         where = f' (read {PROTOCOL}, "{self.section}")' if self.section else ""
-        return f"{self.level:8} {self.text}{where}"
+        return f"{self.level.value:8} {self.text}{where}"
 
 
 @dataclass
@@ -63,10 +71,14 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
 
     @property
-    def fit(self) -> bool:
-        return not any(finding.level == "problem" for finding in self.findings)
+    def problems(self) -> list[Finding]:
+        return [finding for finding in self.findings if finding.level is Level.PROBLEM]
 
-    def add(self, level: str, text: str, section: str | None = None) -> None:
+    @property
+    def fit(self) -> bool:
+        return not self.problems
+
+    def add(self, level: Level, text: str, section: str | None = None) -> None:
         self.findings.append(Finding(level, text, section))
 
 
@@ -143,9 +155,9 @@ def _handshake(spec: BotSpec, limits: Limits, report: Report) -> list[str]:
     greeting = greet(spec, limits)
     if greeting.hello is None:
         if greeting.started:
-            report.add("problem", f"handshake failed: {greeting.error}", HELLO)
+            report.add(Level.PROBLEM, f"handshake failed: {greeting.error}", HELLO)
         else:
-            report.add("problem", f"cannot start: {greeting.error}", FORFEITS)
+            report.add(Level.PROBLEM, f"cannot start: {greeting.error}", FORFEITS)
         return []
     hello = greeting.hello
     took = time.monotonic() - started
@@ -153,11 +165,11 @@ def _handshake(spec: BotSpec, limits: Limits, report: Report) -> list[str]:
     unknown = [game for game in declared if game not in GAMES]
     games = sorted(set(declared) & set(GAMES))
     if unknown:
-        report.add("note", f"declares games arena does not have, ignored: {', '.join(unknown)}", HELLO)
+        report.add(Level.NOTE, f"declares games arena does not have, ignored: {', '.join(unknown)}", HELLO)
     if not games:
-        report.add("problem", f"declares none of the games ({', '.join(sorted(GAMES))})", HELLO)
+        report.add(Level.PROBLEM, f"declares none of the games ({', '.join(sorted(GAMES))})", HELLO)
         return []
-    level, section = ("ok", None) if took <= CLOSE_TO_LIMIT * limits.startup_timeout else ("note", LIMITS)
+    level, section = (Level.OK, None) if took <= CLOSE_TO_LIMIT * limits.startup_timeout else (Level.NOTE, LIMITS)
     report.add(level, f"handshake in {took:.2f} s (limit {limits.startup_timeout:g} s); plays {', '.join(games)}",
                section)
     return games
@@ -178,16 +190,7 @@ def _play(spec: BotSpec, filler: BotSpec, game: str, count: int, limits: Limits,
     finally:
         for seat in (bot, *others):
             seat.close()
-    return record, _stderr_written(log)
-
-
-def _stderr_written(log: Path) -> int:
-    """What the bot wrote to stderr: what the log kept and what it dropped."""
-    if not log.exists():
-        return 0
-    text = log.read_bytes()
-    dropped = re.search(rb"\[arena: (\d+) more bytes of stderr dropped\]", text)
-    return len(text) + (int(dropped.group(1)) - len(dropped.group(0)) - 1 if dropped else 0)
+    return record, bot.stderr_received
 
 
 def _read_game(record: GameRecord, count: int, limits: Limits, report: Report) -> None:
@@ -197,11 +200,11 @@ def _read_game(record: GameRecord, count: int, limits: Limits, report: Report) -
         forfeit = mine[0]
         limit = (f" (the move time limit is {limits.move_timeout:g} s, --move-timeout)"
                  if forfeit.termination is Termination.TIMEOUT else "")
-        report.add("problem", f"{where}: forfeited by {forfeit.termination.value}: {forfeit.detail}{limit}",
+        report.add(Level.PROBLEM, f"{where}: forfeited by {forfeit.termination.value}: {forfeit.detail}{limit}",
                    SECTION[forfeit.termination])
         return
     decisions = sum(1 for event in record.events if event["kind"] == "decision" and event["seat"] == 0)
-    report.add("ok", f"{where}: finished ({record.termination.value}), placed {record.placements[0]} "
+    report.add(Level.OK, f"{where}: finished ({record.termination.value}), placed {record.placements[0]} "
                      f"of {count}, {decisions} decision{'s' * (decisions != 1)}")
 
 
@@ -209,10 +212,10 @@ def _same_play(first: GameRecord, again: GameRecord, report: Report) -> None:
     mine = [[e["chosen"] for e in record.events if e["kind"] == "decision" and e["seat"] == 0]
             for record in (first, again)]
     if mine[0] == mine[1]:
-        report.add("ok", f"the same seed gives the same play ({first.job.game}, played twice)")
+        report.add(Level.OK, f"the same seed gives the same play ({first.job.game}, played twice)")
         return
     at = next((n for n, (a, b) in enumerate(zip(*mine)) if a != b), min(map(len, mine)))
-    report.add("note", f"the same seed gives different play ({first.job.game}, from decision {at + 1}): fine "
+    report.add(Level.NOTE, f"the same seed gives different play ({first.job.game}, from decision {at + 1}): fine "
                        "for a tournament, but its games cannot be reproduced; seed your choices from "
                        "game_start's seed", "game_start (referee → bot)")
 
@@ -226,18 +229,18 @@ def _timing(times: list[float], limits: Limits, report: Report) -> None:
     text = (f"time per decision over {len(times)} decisions: median {statistics.median(ordered):.3f} s, "
             f"p99 {p99:.3f} s, max {ordered[-1]:.3f} s (limit {limit:g} s)")
     if ordered[-1] > limit:
-        report.add("problem", text + ": over the limit", LIMITS)
+        report.add(Level.PROBLEM, text + ": over the limit", LIMITS)
     elif p99 > CLOSE_TO_LIMIT * limit:
-        report.add("note", text + f": over {CLOSE_TO_LIMIT:.0%} of the limit, so a busier machine may "
+        report.add(Level.NOTE, text + f": over {CLOSE_TO_LIMIT:.0%} of the limit, so a busier machine may "
                                   "make it forfeit", LIMITS)
     else:
-        report.add("ok", text)
+        report.add(Level.OK, text)
 
 
 def _stderr(written: int, games: int, limits: Limits, report: Report) -> None:
     text = f"stderr: {written} bytes over {games + 1} games"
     if written > limits.stderr_bytes:
-        report.add("note", text + f", over the {limits.stderr_bytes} bytes kept per match: the rest is dropped",
+        report.add(Level.NOTE, text + f", over the {limits.stderr_bytes} bytes kept per match: the rest is dropped",
                    LIMITS)
     else:
-        report.add("ok", text)
+        report.add(Level.OK, text)
