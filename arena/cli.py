@@ -14,17 +14,26 @@ from pathlib import Path
 from typing import Any
 
 import click
+from multiprocessing_logging import MultiProcessingHandler
 
-from arena import results
-from arena.bots.discovery import discover
+from arena import results, site
+from arena.bots.discovery import discover, named_bots
+from arena.bots.isolation import ISOLATIONS
+from arena.bots.isolation import check as check_isolation
+from arena.bots.process import format_size, parse_size
 from arena.errors import ArenaError
 from arena.games import GAMES
 from arena.games.base import InvalidOptions
 from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
-from arena.play.executors import Executor
+from arena.play.check import check_bot, find_bots
+from arena.play.executors import Executor, LocalExecutor, make_executor
+from arena.play.gauntlet import plan_gauntlet, run_gauntlet, summary
+from arena.play.human import HumanSeat
 from arena.play.match import match_log_dir, play_match
+from arena.play.person import PersonAgainstBots
 from arena.play.plan import group_into_matches, plan_rotations
 from arena.play.probe import probe_bots
+from arena.play.referee import play_game
 from arena.play.tournament import (
     Interrupted,
     Plan,
@@ -34,7 +43,9 @@ from arena.play.tournament import (
     plan_tournament,
     play_missing,
 )
-from arena.stats.standings import Standings, StandingsRow, json_rows, text_table
+from arena.site import solo_table
+from arena.stats.sprt import Sprt
+from arena.stats.standings import Standings, StandingsRow, json_rows, text_table, to_csv
 from arena.stats.standings import compute as compute_standings
 from arena.store import Store, check_database
 
@@ -92,8 +103,6 @@ def limits_options(command):
     """The per-bot limits. The timeouts are parameters of the command; the
     others are kept in the click context and picked up by _limits, so every
     command gets them all without naming them."""
-    from arena.bots.isolation import ISOLATIONS
-    from arena.bots.process import format_size, parse_size
 
     def keep(field, convert=lambda value: value):
         def callback(ctx, param, value):
@@ -140,12 +149,11 @@ def limits_options(command):
 
 
 def _limits(move_timeout: float, startup_timeout: float) -> Limits:
-    from arena.bots.isolation import check
 
     context = click.get_current_context(silent=True)
     chosen = context.meta.get("arena.limits", {}) if context else {}
     limits = Limits(startup_timeout=startup_timeout, move_timeout=move_timeout, **chosen)
-    check(limits)
+    check_isolation(limits)
     return limits
 
 
@@ -157,7 +165,6 @@ def _log_dir_beside(db: Path, log_dir: Path | None) -> Path:
 
 
 def _setup_logging(log_dir: Path) -> None:
-    from multiprocessing_logging import MultiProcessingHandler
 
     class WorkersThroughTheQueue(MultiProcessingHandler):
         """multiprocessing-logging's handler, for the forked workers only:
@@ -270,8 +277,6 @@ def _say_skipped_files() -> None:
 def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, seed, move_timeout,
                startup_timeout, db, out, log_dir, executor, scheduler_address, worker_timeout):
     """Play every pair of bots (or pod of 3 or 4) at every game they play; resume if interrupted."""
-    from arena import site
-    from arena.play.executors import make_executor
 
     limits = _limits(move_timeout, startup_timeout)
     log_dir = _log_dir_beside(db, log_dir)
@@ -369,17 +374,13 @@ def match(bot_names, game_name, rounds, seed, option_texts, bot_dirs, move_timeo
         raise ArenaError(f"a match needs 2 to 4 different bots, got {' '.join(bot_names)}")
     request = check_request([game_name], [len(bot_names)], list(option_texts))
     limits = _limits(move_timeout, startup_timeout)
-    found = {spec.name: spec for spec in discover(list(bot_dirs))}
-    for name in bot_names:
-        if name not in found:
-            raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(found))})")
-    for probe in probe_bots([found[name] for name in bot_names], limits):
+    specs = named_bots(discover(list(bot_dirs)), bot_names)
+    for probe in probe_bots(specs, limits):
         if probe.entrant is None:
             raise ArenaError(f"bot {probe.spec.name} is unusable: {probe.problem}")
         if request.games[0] not in probe.entrant.games:
             raise ArenaError(f"bot {probe.spec.name} does not play {request.games[0]} "
                              f"(it plays: {', '.join(sorted(probe.entrant.games))})")
-    specs = [found[name] for name in bot_names]
     jobs = plan_rotations(specs, request.games[0], rounds, DiceKey.chosen(seed),
                           request.options.get(request.games[0], {}))
     folder = match_log_dir(log_dir, jobs)
@@ -472,7 +473,6 @@ def standings(db, output_format):
 
 
 def _standings_csv(rows: list[StandingsRow]) -> str:
-    from arena.stats.standings import to_csv
 
     return to_csv(rows)
 
@@ -489,7 +489,6 @@ def _standings(store: Store) -> Standings:
 @_fail_cleanly
 def build_leaderboard(db, out):
     """Regenerate the leaderboard site from the database."""
-    from arena import site
 
     with Store(db) as store:
         index = site.build(store, out)
@@ -511,8 +510,6 @@ def build_leaderboard(db, out):
 @_fail_cleanly
 def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeout, db, log_dir):
     """Play solo games (Slyyde) and print the average and best roll counts."""
-    from arena.play.executors import LocalExecutor
-    from arena.site import solo_table
 
     limits = _limits(move_timeout, startup_timeout)
     log_dir = _log_dir_beside(db, log_dir)
@@ -556,35 +553,26 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
 def play(game_name, bot_names, seat, seed, option_texts, web, port, open_page, human_timeout, bot_dirs,
          move_timeout, startup_timeout, log_dir):
     """Play GAME_NAME against 1 to 3 bots in the terminal (or, with --web, in the browser)."""
-    from arena.bots.protocol import BotSeat
-    from arena.play.human import HumanSeat
-    from arena.play.match import game_log
-    from arena.play.referee import Seat, play_game
 
     players = len(bot_names) + 1
     request = check_request([game_name], [players], list(option_texts))
     if seat >= players:
         raise ArenaError(f"--seat must be 0 to {players - 1} in a game of {players} players, got {seat}")
-    specs = {spec.name: spec for spec in discover(list(bot_dirs))}
-    for name in bot_names:
-        if name not in specs:
-            raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(specs))})")
+    game = request.games[0]
+    specs = tuple(named_bots(discover(list(bot_dirs)), bot_names))
+    setting = PersonAgainstBots(game, request.options.get(game, {}), specs, seat, DiceKey.chosen(seed))
     limits = _limits(move_timeout, startup_timeout)
     if web:
-        _play_web(request.games[0], request.options.get(request.games[0], {}), [specs[n] for n in bot_names],
-                  seat, seed, limits, port, open_page, human_timeout, log_dir)
+        _play_web(setting, limits, port, open_page, human_timeout, log_dir)
         return
     if port or open_page or human_timeout is not None:
         raise ArenaError("--port, --open and --human-timeout go with --web")
-    names = (*bot_names[:seat], "you", *bot_names[seat:])
-    game = request.games[0]
-    job = Job(f"play/{game}/0", game, names, DiceKey.chosen(seed).derive(f"play/{game}/0"),
-              options=request.options.get(game, {}))
-    folder = match_log_dir(log_dir, [job])
-    logs = {number: game_log(folder, job, number, name) for number, name in enumerate(names) if number != seat}
-    bots = [BotSeat(specs[name], limits, logs[number]) for number, name in enumerate(names) if number != seat]
-    seats: list[Seat] = [*bots[:seat], HumanSeat(), *bots[seat:]]
-    click.echo(("dice from a secret key" if seed is None else f"seed {seed}") + f"; the bots' stderr goes to {folder}")
+    job = setting.job(0)
+    names = job.seats
+    bots = setting.bot_seats(job, limits, log_dir)
+    seats = setting.seating(HumanSeat(), bots)
+    click.echo(("dice from a secret key" if seed is None else f"seed {seed}")
+               + f"; the bots' stderr goes to {match_log_dir(log_dir, [job])}")
     try:
         record = play_game(job, seats, limits.move_timeout)
     except (KeyboardInterrupt, click.Abort):  # click's prompt turns Ctrl-C and end of input into Abort
@@ -596,12 +584,14 @@ def play(game_name, bot_names, seat, seed, option_texts, web, port, open_page, h
         click.echo(f"{names[forfeit.seat]} forfeited: {forfeit.termination.value} ({forfeit.detail})")
 
 
-def _play_web(game: str, options: dict[str, Any], bots: list[Any], seat: int, seed: int | None, limits: Limits,
-              port: int, open_page: bool, human_timeout: float | None, log_dir: Path) -> None:
+def _play_web(setting: PersonAgainstBots, limits: Limits, port: int, open_page: bool, human_timeout: float | None,
+              log_dir: Path) -> None:
+    # Starlette and uvicorn (about 0.4 s to import) only for --web.
     from arena.web.server import PlaySetup, bind, serve
 
     sock = bind(port)
-    setup = PlaySetup(game, options, tuple(bots), seat, DiceKey.chosen(seed), limits, human_timeout, log_dir)
+    setup = PlaySetup(setting.game, setting.options, setting.bots, setting.seat, setting.key, limits,
+                      human_timeout, log_dir)
     serve(setup, sock, open_page, click.echo)
 
 
@@ -647,9 +637,6 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
 def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, beta, max_pairs, jobs, seed,
              bot_dirs, move_timeout, startup_timeout, db, log_dir, output_format):
     """Play CANDIDATE against each --vs bot in seat-swapped pairs, optionally until an SPRT decides."""
-    from arena.play.executors import LocalExecutor
-    from arena.play.gauntlet import plan_gauntlet, run_gauntlet, summary
-    from arena.stats.sprt import Sprt
 
     try:
         sprt = None if sprt_elos is None else Sprt(*_sprt_bounds(sprt_elos), alpha=alpha, beta=beta)
@@ -708,7 +695,6 @@ def _gauntlet_line(result: dict[str, Any]) -> str:
 @_fail_cleanly
 def check_command(bot_name, bot_dirs, move_timeout, startup_timeout):
     """Check a bot before submitting it: handshake, a game of each game and player count, time, stderr."""
-    from arena.play.check import check_bot, find_bots
 
     limits = _limits(move_timeout, startup_timeout)
     spec, filler = find_bots(list(bot_dirs), bot_name)

@@ -21,7 +21,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from arena.bots.discovery import discover
+from arena.bots.discovery import discover, named_bots
 from arena.bots.greeting import greet
 from arena.bots.protocol import BotSeat
 from arena.errors import ArenaError
@@ -113,14 +113,13 @@ def find_bots(bot_dirs: list[Path], name: str) -> tuple[BotSpec, BotSpec]:
     """The bot to check and the random bot that fills the other seats (from
     the folders given, else the bundled ``bots/``)."""
     found = {spec.name: spec for spec in discover(bot_dirs)}
-    if name not in found:
-        raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(found))})")
+    [checked] = named_bots(found.values(), [name])
     filler = found.get(FILLER)
     if filler is None and (BUNDLED_BOTS / f"{FILLER}.py").is_file():
         filler = next((s for s in discover([BUNDLED_BOTS]) if s.name == FILLER), None)
     if filler is None:
         raise ArenaError(f"no {FILLER} to fill the other seats: put bots/{FILLER}.py in a --bots folder")
-    return found[name], filler
+    return checked, filler
 
 
 def check_bot(spec: BotSpec, filler: BotSpec, limits: Limits) -> Report:

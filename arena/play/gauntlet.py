@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import results
-from arena.bots.discovery import discover
+from arena.bots.discovery import discover, named_bots
 from arena.errors import ArenaError
 from arena.model import BotSpec, DiceKey, Job, Limits
 from arena.play.executors import Executor
@@ -75,11 +75,8 @@ def plan_gauntlet(bot_dirs: list[Path], candidate: str, opponents: list[str], re
         raise ArenaError(f"the candidate {candidate!r} cannot also be an opponent")
     if len(set(opponents)) != len(opponents):
         raise ArenaError(f"an opponent is named twice: {' '.join(opponents)}")
-    found = {spec.name: spec for spec in discover(bot_dirs)}
-    for name in [candidate, *opponents]:
-        if name not in found:
-            raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(found))})")
-    probes = {probe.spec.name: probe for probe in probe_bots([found[n] for n in [candidate, *opponents]], limits)}
+    found = {spec.name: spec for spec in named_bots(discover(bot_dirs), [candidate, *opponents])}
+    probes = {probe.spec.name: probe for probe in probe_bots(list(found.values()), limits)}
     plays: dict[str, frozenset[str]] = {}
     for name, probe in probes.items():
         if probe.entrant is None:

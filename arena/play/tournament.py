@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.bots.discovery import discover
+from arena.bots.discovery import discover, named_bots
 from arena.errors import ArenaError
 from arena.games import GAMES, get_game
 from arena.games.base import InvalidOptions
@@ -187,10 +187,7 @@ def _log_game(record: GameRecord, specs: dict[str, BotSpec], played: int, missin
 
 def plan_solo_series(bot_dir_specs: list[BotSpec], bot_name: str, game: str, count: int,
                      key: DiceKey) -> tuple[list[Job], BotSpec]:
-    found = {spec.name: spec for spec in bot_dir_specs}
-    if bot_name not in found:
-        raise ArenaError(f"unknown bot: {bot_name!r} (available: {', '.join(sorted(found))})")
+    [spec] = named_bots(bot_dir_specs, [bot_name])
     if get_game(game).min_players > 1:
         raise ArenaError(f"{game} has no solo mode")
-    spec = found[bot_name]
     return plan_solo(spec, game, count, key), spec
