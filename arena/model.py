@@ -316,6 +316,12 @@ class GameRecord(_Forfeits):
     def winners(self) -> tuple[int, ...]:
         return results.winners(self.placements)
 
+    def decision_seconds(self, seat: int) -> list[float]:
+        """How long each answered decision of ``seat`` took, in order (the
+        referee times every decision; a forfeited one has no time)."""
+        decisions = (event for event in self.events if event["kind"] == "decision")
+        return [seconds for event, seconds in zip(decisions, self.times.seconds) if event["seat"] == seat]
+
     @property
     def result(self) -> GameResult:
         return GameResult(self.placements, self.termination, self.forfeits, self.scores)

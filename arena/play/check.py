@@ -19,15 +19,13 @@ import time
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any
 
 from arena.bots.discovery import discover, named_bots
 from arena.bots.greeting import greet
 from arena.bots.protocol import BotSeat
 from arena.errors import ArenaError
 from arena.games import GAMES, get_game
-from arena.games.base import Action, State
-from arena.model import BotSpec, Event, GameRecord, Job, Limits, Termination
+from arena.model import BotSpec, GameRecord, Job, Limits, Termination
 from arena.play.referee import play_game
 
 PROTOCOL = "protocol/PROTOCOL.md"
@@ -82,33 +80,6 @@ class Report:
         self.findings.append(Finding(level, text, section))
 
 
-class _TimedSeat:
-    """A bot's seat that remembers how long each of its decisions took."""
-
-    def __init__(self, seat: BotSeat, times: list[float]) -> None:
-        self.seat, self.times = seat, times
-
-    @property
-    def updates(self) -> bool:
-        return self.seat.updates
-
-    def start_game(self, job: Job, seat: int, state: State) -> None:
-        self.seat.start_game(job, seat, state)
-
-    def decide(self, state: State, actions: list[Action], timeout: float) -> int:
-        started = time.monotonic()
-        try:
-            return self.seat.decide(state, actions, timeout)
-        finally:
-            self.times.append(time.monotonic() - started)
-
-    def observe(self, event: Event, state: State) -> None:
-        self.seat.observe(event, state)
-
-    def end_game(self, state: State, result: dict[str, Any]) -> None:
-        self.seat.end_game(state, result)
-
-
 def find_bots(bot_dirs: list[Path], name: str) -> tuple[BotSpec, BotSpec]:
     """The bot to check and the random bot that fills the other seats (from
     the folders given, else the bundled ``bots/``)."""
@@ -134,14 +105,15 @@ def check_bot(spec: BotSpec, filler: BotSpec, limits: Limits) -> Report:
         first: GameRecord | None = None
         for game in games:
             for count in range(max(2, get_game(game).min_players), get_game(game).max_players + 1):
-                record, written = _play(spec, filler, game, count, limits, Path(folder), times)
+                record, written = _play(spec, filler, game, count, limits, Path(folder))
+                times += record.decision_seconds(0)
                 played += 1
                 stderr_bytes += written
                 _read_game(record, count, limits, report)
                 if first is None and count == 2:
                     first = record
         if first is not None:
-            again, written = _play(spec, filler, first.job.game, 2, limits, Path(folder), [])
+            again, written = _play(spec, filler, first.job.game, 2, limits, Path(folder))
             stderr_bytes += written
             _same_play(first, again, report)
     _timing(times, limits, report)
@@ -174,8 +146,8 @@ def _handshake(spec: BotSpec, limits: Limits, report: Report) -> list[str]:
     return games
 
 
-def _play(spec: BotSpec, filler: BotSpec, game: str, count: int, limits: Limits, folder: Path,
-          times: list[float]) -> tuple[GameRecord, int]:
+def _play(spec: BotSpec, filler: BotSpec, game: str, count: int, limits: Limits,
+          folder: Path) -> tuple[GameRecord, int]:
     """One game, the bot in seat 0, random bots in the others (each its own
     process); returns the record and the bytes the bot wrote to stderr."""
     fillers = [BotSpec(f"{FILLER}-{n}", filler.command, filler.path, filler.content_hash) for n in range(1, count)]
@@ -185,7 +157,7 @@ def _play(spec: BotSpec, filler: BotSpec, game: str, count: int, limits: Limits,
     bot = BotSeat(spec, limits, log)
     others = [BotSeat(f, limits) for f in fillers]
     try:
-        record = play_game(job, [_TimedSeat(bot, times), *others], limits.move_timeout)
+        record = play_game(job, [bot, *others], limits.move_timeout)
     finally:
         for seat in (bot, *others):
             seat.close()
