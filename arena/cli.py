@@ -410,15 +410,10 @@ def _play_in_lanes(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits,
 def _result_words(placements: tuple[int, ...], names: list[str]) -> str:
     """The result, for people: who won (or shares first place), or a draw,
     and with more than two seats every seat's place."""
-    first = [names[seat] for seat, place in enumerate(placements) if place == 1]
-    words = "draw" if len(first) == len(names) else ", ".join(first) + (" share first" if len(first) > 1 else "")
+    words = results.first_place_words(names, placements)
     if len(names) > 2:
-        words += " (" + ", ".join(f"{name} {_ordinal(place)}" for name, place in zip(names, placements)) + ")"
+        words += " (" + ", ".join(f"{name} {results.ordinal(place)}" for name, place in zip(names, placements)) + ")"
     return words
-
-
-def _ordinal(place: int) -> str:
-    return f"{place}{'st' if place == 1 else 'nd' if place == 2 else 'rd' if place == 3 else 'th'}"
 
 
 @main.command("games")
