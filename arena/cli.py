@@ -43,7 +43,7 @@ from arena.play.tournament import (
     plan_tournament,
     play_missing,
 )
-from arena.site import solo_table
+from arena.site import solo_results
 from arena.stats.sprt import Sprt
 from arena.stats.standings import Standings, StandingsRow, json_rows, text_table, to_csv
 from arena.stats.standings import compute as compute_standings
@@ -257,7 +257,7 @@ def _say_skipped_files() -> None:
               help="A game option, e.g. detour.pieces=4 (repeatable; `arena games` lists them).")
 @click.option("--rounds", type=click.IntRange(min=1), default=2, show_default=True,
               help="Rounds: a seat-swapped pair per pair of bots, or a set of pods, per game.")
-@click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
+@click.option("--jobs", "workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
               help="Games played at once.")
 @click.option("--seed", type=int, default=None, help=SEED_HELP + " Kept in --db: a rerun resumes on it." + SEED_DEFAULT)
 @limits_options
@@ -274,7 +274,7 @@ def _say_skipped_files() -> None:
               help="With --executor dask: seconds games may wait for a usable worker before "
                    "the run gives up.")
 @_fail_cleanly
-def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, seed, move_timeout,
+def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, workers, seed, move_timeout,
                startup_timeout, db, out, log_dir, executor, scheduler_address, worker_timeout):
     """Play every pair of bots (or pod of 3 or 4) at every game they play; resume if interrupted."""
 
@@ -282,7 +282,7 @@ def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, 
     log_dir = _log_dir_beside(db, log_dir)
     games = [g.strip() for g in game_names.split(",") if g.strip()] or None
     request = check_request(games, player_counts, list(option_texts))
-    runner = make_executor(executor, jobs, scheduler_address, worker_timeout, notify=_say)
+    runner = make_executor(executor, workers, scheduler_address, worker_timeout, notify=_say)
     check_database(db)
     key = dice_key_for(db, seed)
     plan = plan_tournament(list(bot_dirs), request, rounds, key, limits)
@@ -516,12 +516,12 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
         play_missing(Plan(jobs, {spec.bot_id: spec}, []), store, LocalExecutor(1), limits, log_dir)
         keys = {job.key for job in jobs}
         scores = [g.scores[0] for g in store.games(solo=True) if g.key in keys and g.scores]
-        table = [row for row in solo_table(store) if row["bot_id"] == spec.bot_id and row["game"] == game_name]
+        stored = [row for row in solo_results(store) if row["bot_id"] == spec.bot_id and row["game"] == game_name]
     if not scores:
         raise ArenaError(f"{bot_name} finished none of its {count} solo games (see the logs in {log_dir})")
     click.echo(f"{bot_name} solo {game_name}: {len(scores)} games this series, average "
                f"{sum(scores) / len(scores):.2f} rolls, best {min(scores):g}")
-    for row in table:
+    for row in stored:
         click.echo(f"all stored: {row['games']} games, average {row['average']:.2f}, best {row['best']:g}")
 
 
@@ -618,7 +618,7 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
               help="With --sprt: the chance of accepting H0 when H1 holds.")
 @click.option("--max-pairs", type=click.IntRange(min=1), default=None,
               help="Most pairs to play in all  [default: 2000 with --sprt, else 100]")
-@click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
+@click.option("--jobs", "workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
               help="Games played at once (a batch is twice as many pairs).")
 @click.option("--seed", type=int, default=None, help=SEED_HELP + " Kept in --db: a rerun resumes on it." + SEED_DEFAULT)
 @bots_option
@@ -629,7 +629,7 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
 @_fail_cleanly
-def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, beta, max_pairs, jobs, seed,
+def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, beta, max_pairs, workers, seed,
              bot_dirs, move_timeout, startup_timeout, db, log_dir, output_format):
     """Play CANDIDATE against each --vs bot in seat-swapped pairs, optionally until an SPRT decides."""
 
@@ -647,8 +647,8 @@ def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, b
     check_database(db)
     planned = plan_gauntlet(list(bot_dirs), candidate, list(opponents), request, bool(games),
                             dice_key_for(db, seed), limits)
-    tables = ", ".join(f"{t.opponent.name} at {t.game}" for t in planned.tables)
-    click.echo(f"gauntlet: {candidate} against {tables}; logs in {log_dir}; at most {limit} pairs"
+    matchups = ", ".join(f"{m.opponent.name} at {m.game}" for m in planned.matchups)
+    click.echo(f"gauntlet: {candidate} against {matchups}; logs in {log_dir}; at most {limit} pairs"
                + (f", SPRT H0 elo {sprt.elo0:g} vs H1 elo {sprt.elo1:g}, bounds "
                   f"{sprt.bounds[0]:.2f} {sprt.bounds[1]:.2f}" if sprt else ""), err=True)
 
@@ -659,7 +659,7 @@ def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, b
     with Store(db, writer=True) as store:
         _keep_dice_key(store, planned.key)
         _setup_logging(log_dir)
-        progress = run_gauntlet(planned, store, LocalExecutor(jobs), limits, log_dir, sprt, limit, 2 * jobs,
+        progress = run_gauntlet(planned, store, LocalExecutor(workers), limits, log_dir, sprt, limit, 2 * workers,
                                 report)
     result = summary(progress, sprt)
     if output_format == "json":

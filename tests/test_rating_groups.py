@@ -19,7 +19,7 @@ import pytest
 from support import stored_game
 
 from arena.site import pages
-from arena.site.data import Logs, Model
+from arena.site.data import SiteData, StderrLogs
 from arena.site.paths import BotInfo
 from arena.stats.joint import JointTables
 from arena.stats.standings import compute, json_rows, text_table, to_csv
@@ -80,7 +80,7 @@ def test_the_ratings_table_names_the_group(tmp_path: Path):
 
 
 def test_the_site_shows_each_group_in_a_table_of_its_own(tmp_path: Path):
-    model = Model({bot: BotInfo(bot, bot[0], "1") for bot in BOTS}, Logs(tmp_path))
+    model = SiteData({bot: BotInfo(bot, bot[0], "1") for bot in BOTS}, StderrLogs(tmp_path))
     for game in two_groups():
         model.ladder.add(game)
         model.joint.add(game)

@@ -91,11 +91,11 @@ class BotSeat:
         self.stderr_received = 0  # bytes its ended processes wrote to stderr, kept or dropped
         self.updates = False
         self._seeds: set[int] = set()  # the dice seeds the running process has played
-        self._guard = _KillingOnFailure(self)
+        self._guard = _KillOnBotError(self)
 
     def start(self) -> BotProcess:
         """The bot's process, started and greeted first if it is not running."""
-        with self._killing_on_failure():
+        with self._kill_on_bot_error():
             if self.process is None:
                 check_unchanged(self.spec)
                 self._seeds = set()
@@ -110,7 +110,7 @@ class BotSeat:
             self.close()
         self.start()
         self._seeds.add(job.seed)
-        with self._killing_on_failure():
+        with self._kill_on_bot_error():
             self._running().send_line(game_start_line({
                 "type": "game_start", "game": job.game, "game_id": job.game_id, "seat": seat,
                 "players": len(job.seats), "options": job.options,
@@ -123,7 +123,7 @@ class BotSeat:
         answer, and an answer waiting in the pipe is read however late the referee
         looks (process.receive), so a referee that stalls costs no bot its
         game. The bot that had the turn before is frozen first (``_Turns``)."""
-        with self._killing_on_failure():
+        with self._kill_on_bot_error():
             process = self._running()
             # The bot that had the turn is stopped before this one's clock
             # starts: a CPU hog's children cannot eat into its time.
@@ -146,7 +146,7 @@ class BotSeat:
     def observe(self, event: Event, state: State) -> None:
         if not self.updates:
             return
-        with self._killing_on_failure():
+        with self._kill_on_bot_error():
             self._running().send({"type": "update", "event": public_event(event)},
                                  self.limits.move_timeout)
 
@@ -154,7 +154,7 @@ class BotSeat:
         if self.process is None:
             return
         pause_bots()  # the game is over: nobody's turn
-        with self._killing_on_failure():
+        with self._kill_on_bot_error():
             self.process.send({"type": "game_end", "result": result, "state": state.to_json()},
                               self.limits.move_timeout)
 
@@ -164,6 +164,13 @@ class BotSeat:
         if self.process is None:
             raise BotCrashed("the bot's process is gone")
         return self.process
+
+    def log_stderr_to(self, log: Path | None) -> None:
+        """Keep the bot's stderr in ``log`` from now on: its running process
+        at once, and any process the seat starts later (after a failure)."""
+        self.stderr_log = log
+        if self.process is not None:
+            self.process.log_stderr_to(log)
 
     def close(self) -> None:
         if self.process is not None:
@@ -176,7 +183,7 @@ class BotSeat:
         self.stderr_received += self.process.stderr_received
         self.process = None
 
-    def _killing_on_failure(self) -> _KillingOnFailure:
+    def _kill_on_bot_error(self) -> _KillOnBotError:
         """A context in which a failure kills the bot's process (and is
         raised on)."""
         return self._guard
@@ -207,8 +214,8 @@ def pause_bots() -> None:
     _turns.pass_to(None)
 
 
-class _KillingOnFailure:
-    """BotSeat._killing_on_failure, as a class: entered for every message,
+class _KillOnBotError:
+    """BotSeat._kill_on_bot_error, as a class: entered for every message,
     where a generator-based context manager costs several times more."""
 
     def __init__(self, seat: BotSeat) -> None:

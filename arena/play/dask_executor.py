@@ -81,37 +81,37 @@ class DaskExecutor:
     If for ``worker_timeout`` seconds games are waiting and no usable worker
     can take them, the run fails with one line saying why."""
 
-    def __init__(self, jobs: int, scheduler: str | None = None, task_seconds: float = 5.0,
+    def __init__(self, workers: int, scheduler: str | None = None, task_seconds: float = 5.0,
                  worker_timeout: float = 60.0, notify: Callable[[str], None] = lambda message: None) -> None:
-        if jobs < 1:
-            raise ArenaError(f"--jobs must be at least 1, got {jobs}")
+        if workers < 1:
+            raise ArenaError(f"--jobs must be at least 1, got {workers}")
         self.scheduler = scheduler
         self.task_seconds = task_seconds
         self.worker_timeout = worker_timeout
         self.notify = notify
-        self._jobs = jobs
+        self._workers = workers
         self._cluster_threads: int | None = None
 
     @property
-    def jobs(self) -> int:
+    def workers(self) -> int:
         """Matches the cluster can play at once, which sizes the matches: the
         local cluster's workers, or the threads of the workers connected to
         the scheduler (``--jobs`` if none is connected yet)."""
         if self.scheduler is None:
-            return self._jobs
+            return self._workers
         if self._cluster_threads is None:
             client = self._connect()
             try:
                 self._cluster_threads = sum(client.nthreads().values())
             finally:
                 client.close()
-        return self._cluster_threads or self._jobs
+        return self._cluster_threads or self._workers
 
     def describe(self) -> str:
         """Where the games are played, for the line that starts a tournament."""
         if self.scheduler is None:
-            return f"a local dask cluster of {_plural(self._jobs, 'worker')}"
-        threads = self.jobs and self._cluster_threads
+            return f"a local dask cluster of {_plural(self._workers, 'worker')}"
+        threads = self.workers and self._cluster_threads
         if threads:
             return f"the dask cluster at {self.scheduler} ({_plural(threads, 'worker thread')} connected)"
         return (f"the dask cluster at {self.scheduler} (no worker connected yet: "
@@ -150,7 +150,7 @@ class DaskExecutor:
         main = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
-            return LocalCluster(n_workers=self._jobs, threads_per_worker=1, processes=True,
+            return LocalCluster(n_workers=self._workers, threads_per_worker=1, processes=True,
                                 host="127.0.0.1", dashboard_address=_free_dashboard_address(),
                                 silence_logs=logging.ERROR)
         except (OSError, RuntimeError) as exc:

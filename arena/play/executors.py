@@ -45,7 +45,7 @@ class Executor(Protocol):
     the process that stores them: LocalExecutor or DaskExecutor."""
 
     @property
-    def jobs(self) -> int:
+    def workers(self) -> int:
         """How many matches run at once (the plan cuts matches to keep them busy)."""
         ...
 
@@ -59,14 +59,14 @@ class Executor(Protocol):
         ...
 
 
-def make_executor(kind: str, jobs: int, scheduler: str | None = None, worker_timeout: float = 60.0,
+def make_executor(kind: str, workers: int, scheduler: str | None = None, worker_timeout: float = 60.0,
                   notify: Callable[[str], None] = lambda message: None) -> Executor:
     """The executor named on the command line; ``notify`` hears what the
     user must know while it runs (a cluster's bad or lost workers)."""
     if kind == "local":
         if scheduler:
             raise ArenaError("--scheduler needs --executor dask")
-        return LocalExecutor(jobs, notify=notify)
+        return LocalExecutor(workers, notify=notify)
     if kind == "dask":
         try:  # distributed is an optional dependency (the dask extra): imported only when asked for
             from arena.play.dask_executor import DaskExecutor
@@ -74,7 +74,7 @@ def make_executor(kind: str, jobs: int, scheduler: str | None = None, worker_tim
             if (exc.name or "").partition(".")[0] not in ("distributed", "dask"):
                 raise
             raise ArenaError(f"the dask executor needs the dask extra: {DASK_INSTALL_HINT}") from None
-        return DaskExecutor(jobs, scheduler, worker_timeout=worker_timeout, notify=notify)
+        return DaskExecutor(workers, scheduler, worker_timeout=worker_timeout, notify=notify)
     raise ArenaError(f"unknown executor: {kind!r} (available: local, dask)")
 
 
@@ -93,18 +93,18 @@ class LocalExecutor:
     a worker killed in the middle of a message corrupts nothing the others
     use."""
 
-    def __init__(self, jobs: int, notify: Callable[[str], None] = lambda message: None) -> None:
-        if jobs < 1:
-            raise ArenaError(f"--jobs must be at least 1, got {jobs}")
-        self._jobs = jobs
+    def __init__(self, workers: int, notify: Callable[[str], None] = lambda message: None) -> None:
+        if workers < 1:
+            raise ArenaError(f"--jobs must be at least 1, got {workers}")
+        self._workers = workers
         self.notify = notify
 
     @property
-    def jobs(self) -> int:
-        return self._jobs
+    def workers(self) -> int:
+        return self._workers
 
     def describe(self) -> str:
-        return f"{self._jobs} job" if self._jobs == 1 else f"{self._jobs} jobs"
+        return f"{self._workers} job" if self._workers == 1 else f"{self._workers} jobs"
 
     def run(self, matches: list[list[Job]], specs: dict[str, BotSpec], limits: Limits,
             log_dir: Path | None) -> Iterator[GameRecord]:
@@ -143,7 +143,7 @@ class _Pool:
 
     def play(self, matches: list[list[Job]]) -> Iterator[GameRecord]:
         self.waiting.extend(matches)
-        for _ in range(min(self.executor.jobs, len(matches))):
+        for _ in range(min(self.executor.workers, len(matches))):
             self._give(self._start(), self.waiting.popleft())
         last_look = time.monotonic()
         while self.workers:

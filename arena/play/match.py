@@ -74,7 +74,7 @@ def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits, log_d
                 logs.append(log)
                 if bot_id not in seats:
                     seats[bot_id] = BotSeat(specs[bot_id], limits, log)
-                keep_stderr_in(seats[bot_id], log)
+                seats[bot_id].log_stderr_to(log)
             playing: list[Seat] = [seats[bot_id] for bot_id in job.seats]
             if heartbeat is not None:
                 playing = [_Beating(seat, heartbeat) for seat in playing]
@@ -111,11 +111,3 @@ class _Beating:
     def end_game(self, state: State, result: dict[str, Any]) -> None:
         self.heartbeat()
         self.seat.end_game(state, result)
-
-
-def keep_stderr_in(seat: BotSeat, log: Path | None) -> None:
-    """Point a bot seat's stderr at ``log`` from now on: its running
-    process at once, and any process it starts later (after a failure)."""
-    seat.stderr_log = log
-    if seat.process is not None:
-        seat.process.log_stderr_to(log)

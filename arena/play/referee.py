@@ -55,14 +55,14 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
     it), and the forfeiting seat is placed last."""
     game = get_game(job.game)
     state = game.new_state(len(seats), job.options)
-    table = _Table(state, seats)
+    seating = _Seating(state, seats)
     started = time.monotonic()
     for number in range(len(seats)):
-        table.call(number, seats[number].start_game, job, number, state)
-        table.seated(number)
+        seating.call(number, seats[number].start_game, job, number, state)
+        seating.seated(number)
     dice = DiceStreams(job.seed)
     answer_times: list[float] = []  # per decision event, beside the events (see DecisionTimes)
-    while (seat_number := state.current_player()) != TERMINAL and not table.abandoned:
+    while (seat_number := state.current_player()) != TERMINAL and not seating.abandoned:
         event: Event
         if seat_number == CHANCE:
             request = state.chance_request()
@@ -72,7 +72,7 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
         else:
             offered = state.legal_actions()
             asked = time.monotonic()
-            chosen = table.call(seat_number, seats[seat_number].decide, state, offered, move_timeout)
+            chosen = seating.call(seat_number, seats[seat_number].decide, state, offered, move_timeout)
             if chosen is None:
                 continue  # that seat is out; the state has moved on without it
             # To the microsecond, as the store keeps it: the replay the worker makes
@@ -80,21 +80,21 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
             answer_times.append(round(time.monotonic() - asked, 6))
             event = decision_event(seat_number, offered, chosen)
             state.apply_action(offered[chosen])
-        table.tell(event)
-    forfeits = tuple(table.forfeits)
+        seating.tell(event)
+    forfeits = tuple(seating.forfeits)
     placements: tuple[int, ...]
-    if table.abandoned:  # a solo game whose one seat failed: no result of the rules
+    if seating.abandoned:  # a solo game whose one seat failed: no result of the rules
         placements, scores = (1,), None
     else:
         outcome = state.outcome()
         placements, scores = outcome.placements, outcome.scores
     ended_by_forfeit = bool(forfeits) and len(seats) - len(forfeits) <= 1
     termination = forfeits[-1].termination if ended_by_forfeit else state.outcome().termination
-    record = GameRecord(job, table.events, placements, termination, forfeits, scores,
+    record = GameRecord(job, seating.events, placements, termination, forfeits, scores,
                         duration=time.monotonic() - started,
                         times=DecisionTimes(move_timeout, tuple(answer_times)))
     result = record.result.to_json()
-    for number in table.playing():
+    for number in seating.playing():
         try:
             seats[number].end_game(state, result)
         except BotError:
@@ -102,7 +102,7 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
     return record
 
 
-class _Table:
+class _Seating:
     """The seats of one game and the events so far. A seat that fails is
     out: its forfeit is recorded, the game state retires it, the others
     hear of it, and it is never called again. Once the game is decided, a

@@ -17,7 +17,7 @@ from arena.games.base import InvalidOptions
 from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
 from arena.play.executors import Executor
 from arena.play.plan import (
-    Balance,
+    PodBalance,
     group_into_matches,
     plan_pods,
     plan_round_robin,
@@ -39,7 +39,7 @@ class Plan:
     jobs: list[Job]
     specs: dict[str, BotSpec]
     unusable: list[Probe]
-    balances: list[Balance] = field(default_factory=list)
+    balances: list[PodBalance] = field(default_factory=list)
     hello_names: dict[str, str] = field(default_factory=dict)  # by bot id, as each bot's hello said
 
 
@@ -124,7 +124,7 @@ def plan_tournament(bot_dirs: list[Path], request: Request, rounds: int, key: Di
         raise ArenaError(f"a game of {max(counts)} players needs {max(counts)} usable bots, found "
                          f"{len(entrants)}" + "".join(f"; {p.spec.name}: {p.problem}" for p in probes if p.problem))
     jobs: list[Job] = []
-    balances: list[Balance] = []
+    balances: list[PodBalance] = []
     for count in counts:
         if count == 1:
             planned = plan_solo_rounds(entrants, chosen, rounds, key, options)
@@ -153,7 +153,7 @@ def play_missing(plan: Plan, store: Store, executor: Executor, limits: Limits, l
     missing = [job for job in plan.jobs if job.key not in done]
     if not missing:
         return 0
-    matches = group_into_matches(missing, executor.jobs)
+    matches = group_into_matches(missing, executor.workers)
     played = 0
     try:
         for record in executor.run(matches, plan.specs, limits, log_dir):

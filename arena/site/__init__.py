@@ -34,6 +34,6 @@ Layout of the site::
 from __future__ import annotations
 
 from arena.site.builder import Site, build
-from arena.site.data import solo_table
+from arena.site.data import solo_results
 
-__all__ = ["Site", "build", "solo_table"]
+__all__ = ["Site", "build", "solo_results"]
