@@ -11,7 +11,8 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import Any, ParamSpec, TypeVar
 
 import click
 from multiprocessing_logging import MultiProcessingHandler
@@ -27,7 +28,7 @@ from arena.games.base import InvalidOptions
 from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
 from arena.play.check import check_bot, find_bots
 from arena.play.executors import Executor, LocalExecutor, make_executor
-from arena.play.gauntlet import plan_gauntlet, run_gauntlet, summary
+from arena.play.gauntlet import Progress, plan_gauntlet, run_gauntlet, summary
 from arena.play.human import HumanSeat
 from arena.play.match import match_log_dir, play_match
 from arena.play.person import PersonAgainstBots
@@ -49,6 +50,10 @@ from arena.stats.standings import Standings, StandingsRow, json_rows, text_table
 from arena.stats.standings import compute as compute_standings
 from arena.store import Store, check_database
 
+P = ParamSpec("P")
+R = TypeVar("R")
+F = TypeVar("F", bound=Callable[..., Any])  # a click command, as its decorators pass it on
+
 DEFAULT_DB = "arena.db"
 DEFAULT_OUT = "leaderboard"
 DEFAULT_LOGS = "logs"
@@ -57,11 +62,11 @@ SEED_HELP = ("Make the dice from this number, to repeat a run exactly. Anyone wh
 SEED_DEFAULT = "  [default: a secret key drawn at random]"
 
 
-def _fail_cleanly(command):
+def _fail_cleanly(command: Callable[P, R]) -> Callable[P, R]:
     """Library errors become one line on stderr and exit status 1; Ctrl-C
     and SIGTERM at any moment become one line and exit status 130."""
     @functools.wraps(command)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         previous = signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
             return command(*args, **kwargs)
@@ -79,7 +84,7 @@ def _fail_cleanly(command):
     return wrapper
 
 
-def _raise_interrupt(signum, frame) -> None:
+def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
@@ -94,18 +99,18 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> list[int]
     return counts
 
 
-def bots_option(command):
+def bots_option(command: F) -> F:
     return click.option("--bots", "bot_dirs", multiple=True, default=["bots"], show_default=True,
                         type=click.Path(path_type=Path), help="Folder of bots (repeatable).")(command)
 
 
-def limits_options(command):
+def limits_options(command: F) -> F:
     """The per-bot limits. The timeouts are parameters of the command; the
     others are kept in the click context and picked up by _limits, so every
     command gets them all without naming them."""
 
-    def keep(field, convert=lambda value: value):
-        def callback(ctx, param, value):
+    def keep(field: str, convert: Callable[[Any], Any] = lambda value: value) -> Callable[..., Any]:
+        def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
             try:
                 ctx.meta.setdefault("arena.limits", {})[field] = convert(value)
             except ValueError as exc:
@@ -113,16 +118,16 @@ def limits_options(command):
             return value
         return callback
 
-    def size(name, field, text):
+    def size(name: str, field: str, text: str) -> Callable[[F], F]:
         return click.option(name, default=format_size(getattr(Limits, field)), show_default=True,
                             metavar="SIZE", expose_value=False, callback=keep(field, parse_size),
                             help=text + " (bytes, or with K, M, G).")
 
-    def count(name, field, low, text):
+    def count(name: str, field: str, low: int, text: str) -> Callable[[F], F]:
         return click.option(name, type=click.IntRange(min=low), default=getattr(Limits, field),
                             show_default=True, expose_value=False, callback=keep(field), help=text)
 
-    options = [
+    options: list[Callable[[Any], Any]] = [
         click.option("--move-timeout", type=click.FloatRange(min=0.001), default=Limits.move_timeout,
                      show_default=True, help="Seconds a bot has for each decision."),
         click.option("--startup-timeout", type=click.FloatRange(min=0.001), default=Limits.startup_timeout,
@@ -149,7 +154,6 @@ def limits_options(command):
 
 
 def _limits(move_timeout: float, startup_timeout: float) -> Limits:
-
     context = click.get_current_context(silent=True)
     chosen = context.meta.get("arena.limits", {}) if context else {}
     limits = Limits(startup_timeout=startup_timeout, move_timeout=move_timeout, **chosen)
@@ -165,8 +169,7 @@ def _log_dir_beside(db: Path, log_dir: Path | None) -> Path:
 
 
 def _setup_logging(log_dir: Path) -> None:
-
-    class WorkersThroughTheQueue(MultiProcessingHandler):
+    class WorkersThroughTheQueue(MultiProcessingHandler):  # type: ignore[misc]  # (untyped)
         """multiprocessing-logging's handler, for the forked workers only:
         the parent's own records go straight to the file. Ctrl-C or SIGTERM
         raise in the parent's main thread wherever it is, and raised inside
@@ -236,7 +239,6 @@ def _private_files() -> None:
 
 class _Terminal(logging.Handler):
     """Log records as lines on the terminal's stderr (whatever it is now)."""
-
     def emit(self, record: logging.LogRecord) -> None:
         click.echo(record.getMessage(), err=True)
 
@@ -274,10 +276,11 @@ def _say_skipped_files() -> None:
               help="With --executor dask: seconds games may wait for a usable worker before "
                    "the run gives up.")
 @_fail_cleanly
-def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, workers, seed, move_timeout,
-               startup_timeout, db, out, log_dir, executor, scheduler_address, worker_timeout):
+def tournament(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[int], option_texts: tuple[str, ...],
+               rounds: int, workers: int, seed: int | None, move_timeout: float, startup_timeout: float, db: Path,
+               out: Path, log_dir: Path | None, executor: str, scheduler_address: str | None,
+               worker_timeout: float) -> None:
     """Play every pair of bots (or pod of 3 or 4) at every game they play; resume if interrupted."""
-
     limits = _limits(move_timeout, startup_timeout)
     log_dir = _log_dir_beside(db, log_dir)
     games = [g.strip() for g in game_names.split(",") if g.strip()] or None
@@ -368,7 +371,8 @@ def _play_with_progress(plan: Plan, store: Store, runner: Executor, limits: Limi
 @click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
               help="Where the bots' stderr is kept (under bots/, a file per game and seat).")
 @_fail_cleanly
-def match(bot_names, game_name, rounds, seed, option_texts, bot_dirs, move_timeout, startup_timeout, log_dir):
+def match(bot_names: tuple[str, ...], game_name: str, rounds: int, seed: int | None, option_texts: tuple[str, ...],
+          bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float, log_dir: Path) -> None:
     """Play 2 to 4 bots at one game and print each game and the score (nothing is stored)."""
     if not 2 <= len(bot_names) <= 4 or len(set(bot_names)) != len(bot_names):
         raise ArenaError(f"a match needs 2 to 4 different bots, got {' '.join(bot_names)}")
@@ -417,7 +421,7 @@ def _result_words(placements: tuple[int, ...], names: list[str]) -> str:
 
 
 @main.command("games")
-def list_games():
+def list_games() -> None:
     """List the games: player counts, options and rules document."""
     for name, game in sorted(GAMES.items()):
         counts = f"{game.min_players}-{game.max_players} players" + (" (1: solo)" if game.min_players == 1 else "")
@@ -430,7 +434,7 @@ def list_games():
 @bots_option
 @limits_options
 @_fail_cleanly
-def list_bots(bot_dirs, move_timeout, startup_timeout):
+def list_bots(bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float) -> None:
     """List the bots found and check each with a handshake."""
     probes = probe_bots(discover(list(bot_dirs)), _limits(move_timeout, startup_timeout))
     for probe in probes:
@@ -449,7 +453,7 @@ def list_bots(bot_dirs, move_timeout, startup_timeout):
 @click.option("--format", "output_format", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True, help="csv: the json rows, one column per field.")
 @_fail_cleanly
-def standings(db, output_format):
+def standings(db: Path, output_format: str) -> None:
     """Print ratings per table (a game at a player count) and overall."""
     with Store(db) as store:
         computed = _standings(store)
@@ -468,7 +472,6 @@ def standings(db, output_format):
 
 
 def _standings_csv(rows: list[StandingsRow]) -> str:
-
     return to_csv(rows)
 
 
@@ -482,9 +485,8 @@ def _standings(store: Store) -> Standings:
               help="The results database (SQLite).")
 @click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True)
 @_fail_cleanly
-def build_leaderboard(db, out):
+def build_leaderboard(db: Path, out: Path) -> None:
     """Regenerate the leaderboard site from the database."""
-
     with Store(db) as store:
         index = site.build(store, out)
     click.echo(f"leaderboard: {index}")
@@ -503,9 +505,9 @@ def build_leaderboard(db, out):
 @click.option("--log-dir", type=click.Path(path_type=Path), default=None,
               help="Where the run's log (arena.log) and each bot's stderr go  [default: logs beside --db]")
 @_fail_cleanly
-def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeout, db, log_dir):
+def solo(game_name: str, bot_name: str, count: int, seed: int | None, bot_dirs: tuple[Path, ...], move_timeout: float,
+         startup_timeout: float, db: Path, log_dir: Path | None) -> None:
     """Play solo games (Slyyde) and print the average and best roll counts."""
-
     limits = _limits(move_timeout, startup_timeout)
     log_dir = _log_dir_beside(db, log_dir)
     check_database(db)
@@ -545,10 +547,10 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
 @click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
               help="Where the bots' stderr is kept (under bots/, a file per seat).")
 @_fail_cleanly
-def play(game_name, bot_names, seat, seed, option_texts, web, port, open_page, human_timeout, bot_dirs,
-         move_timeout, startup_timeout, log_dir):
+def play(game_name: str, bot_names: tuple[str, ...], seat: int, seed: int | None, option_texts: tuple[str, ...],
+         web: bool, port: int, open_page: bool, human_timeout: float | None, bot_dirs: tuple[Path, ...],
+         move_timeout: float, startup_timeout: float, log_dir: Path) -> None:
     """Play GAME_NAME against 1 to 3 bots in the terminal (or, with --web, in the browser)."""
-
     players = len(bot_names) + 1
     request = check_request([game_name], [players], list(option_texts))
     if seat >= players:
@@ -629,10 +631,11 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
 @_fail_cleanly
-def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, beta, max_pairs, workers, seed,
-             bot_dirs, move_timeout, startup_timeout, db, log_dir, output_format):
+def gauntlet(candidate: str, opponents: tuple[str, ...], game_names: str, option_texts: tuple[str, ...],
+             sprt_elos: str | None, alpha: float, beta: float, max_pairs: int | None, workers: int, seed: int | None,
+             bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float, db: Path, log_dir: Path | None,
+             output_format: str) -> None:
     """Play CANDIDATE against each --vs bot in seat-swapped pairs, optionally until an SPRT decides."""
-
     try:
         sprt = None if sprt_elos is None else Sprt(*_sprt_bounds(sprt_elos), alpha=alpha, beta=beta)
     except ValueError as exc:
@@ -652,7 +655,7 @@ def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, b
                + (f", SPRT H0 elo {sprt.elo0:g} vs H1 elo {sprt.elo1:g}, bounds "
                   f"{sprt.bounds[0]:.2f} {sprt.bounds[1]:.2f}" if sprt else ""), err=True)
 
-    def report(progress, played):
+    def report(progress: Progress, played: int) -> None:
         line = _gauntlet_line(summary(progress, sprt))
         click.echo(line + (f" ({played} games played)" if played else " (stored)"), err=True)
 
@@ -670,7 +673,7 @@ def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, b
 
 
 def _gauntlet_line(result: dict[str, Any]) -> str:
-    def elo(value):
+    def elo(value: float | None) -> str:
         return "inf" if value is None else f"{value:+.0f}"
     counts = " ".join(f"{name} {count}" for name, count in result["pentanomial"].items())
     line = (f"pairs {result['pairs']} [{counts}] score {result['score']:.3f} elo {elo(result['elo'])} "
@@ -688,9 +691,8 @@ def _gauntlet_line(result: dict[str, Any]) -> str:
 @bots_option
 @limits_options
 @_fail_cleanly
-def check_command(bot_name, bot_dirs, move_timeout, startup_timeout):
+def check_command(bot_name: str, bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float) -> None:
     """Check a bot before submitting it: handshake, a game of each game and player count, time, stderr."""
-
     limits = _limits(move_timeout, startup_timeout)
     spec, filler = find_bots(list(bot_dirs), bot_name)
     report = check_bot(spec, filler, limits)

@@ -22,7 +22,7 @@ import urllib.parse
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import sqlite_utils
 
@@ -258,7 +258,7 @@ class Store:
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     # -- writing ----------------------------------------------------------------
@@ -350,7 +350,8 @@ class Store:
         return None if row is None else DiceKey(bytes.fromhex(row[0]), row[1])
 
     def count_games(self) -> int:
-        return self.db.execute("SELECT count(*) FROM games").fetchone()[0]
+        count: int = self.db.execute("SELECT count(*) FROM games").fetchone()[0]
+        return count
 
     def stored_keys(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT key FROM games")}
@@ -394,7 +395,8 @@ class Store:
         row = self.db.execute("SELECT record FROM games WHERE key = ?", [key]).fetchone()
         if row is None:
             raise StoreError(f"no game with key {key!r}")
-        return json.loads(zlib.decompress(row[0]))
+        events: list[Event] = json.loads(zlib.decompress(row[0]))
+        return events
 
     def decision_times(self, key: str) -> DecisionTimes:
         row = self.db.execute("SELECT move_timeout, decision_times FROM games WHERE key = ?", [key]).fetchone()
@@ -460,7 +462,7 @@ def _forfeits(text: str) -> tuple[Forfeit, ...]:
     return tuple(Forfeit.from_json(forfeit) for forfeit in json.loads(text))
 
 
-def _take_lock(path: Path):
+def _take_lock(path: Path) -> IO[str]:
     lock_path = path.with_name(path.name + ".lock")
     handle = os.fdopen(os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600), "a+")
     try:

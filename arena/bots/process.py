@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 from arena.bots import isolation, warden
 from arena.errors import ArenaError, BotCrashed, BotProtocolError, BotTimeout
@@ -151,7 +151,7 @@ class _StderrDrain(threading.Thread):
     each game's start); counts the rest and drops it. A file is created
     only when the bot writes to it, so a quiet bot leaves no empty logs."""
 
-    def __init__(self, stream, log_path: Path | None, cap: int) -> None:
+    def __init__(self, stream: IO[bytes], log_path: Path | None, cap: int) -> None:
         super().__init__(daemon=True)
         self.stream = stream
         self._fd = stream.fileno()

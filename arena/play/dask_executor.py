@@ -50,7 +50,7 @@ from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Any
 
-from distributed import Client, LocalCluster, as_completed
+from distributed import Client, Future, LocalCluster, as_completed
 from distributed.scheduler import KilledWorker
 
 import arena
@@ -189,7 +189,8 @@ def _free_dashboard_address() -> str | None:
 
 def _dashboard_link(client: Client) -> str | None:
     try:
-        return client.dashboard_link
+        link: str = client.dashboard_link
+        return link
     except (KeyError, AttributeError, OSError):  # the scheduler runs no dashboard
         return None
 
@@ -317,7 +318,7 @@ class _Session:
 
     # -- results ---------------------------------------------------------------
 
-    def _finished(self, future) -> Iterator[GameRecord]:
+    def _finished(self, future: Future[Any]) -> Iterator[GameRecord]:
         part, jobs, _ = self.pending.pop(future)
         with self.lock:
             for address in self.seen_on.pop(part.task_key, ()):
@@ -364,7 +365,7 @@ class _Session:
         self.pending[future] = (part, jobs, allowed)
         self.completed.add(future)
 
-    def _on_progress(self, event) -> None:
+    def _on_progress(self, event: tuple[float, dict[str, Any]]) -> None:
         _, message = event
         with self.lock:
             self.seen_on.setdefault(message["key"], set()).add(message["worker"])
@@ -436,7 +437,7 @@ class _Session:
             self.probing[future] = address
             self.completed.add(future)
 
-    def _probed(self, future) -> None:
+    def _probed(self, future: Future[Any]) -> None:
         address = self.probing.pop(future)
         worker = self.workers[address]
         problems = _result(future, future.key, f"the bot check {future.key}")
@@ -556,7 +557,7 @@ class _Session:
                          "they are not stored: run again to play them")
 
 
-async def _remove_worker(address: str, dask_scheduler=None) -> None:
+async def _remove_worker(address: str, dask_scheduler: Any = None) -> None:
     """Runs on the scheduler: forget a worker that stopped answering, and
     send its tasks elsewhere (its process, maybe on another machine, is its
     owner's to end)."""
@@ -578,7 +579,7 @@ def _environment_problem(python: Any, executable: Any, version: Any) -> str | No
     return None
 
 
-def _result(future, key: str, what: str | None = None) -> Any:
+def _result(future: Future[Any], key: object, what: str | None = None) -> Any:
     what = what or f"match {key}"
     try:
         return future.result()

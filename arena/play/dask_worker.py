@@ -185,7 +185,7 @@ class _CapturedLogs(logging.Handler):
         self.logger.addHandler(self)
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.logger.removeHandler(self)
 
     def emit(self, record: logging.LogRecord) -> None:

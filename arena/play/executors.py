@@ -25,6 +25,7 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
+from types import FrameType
 from typing import Any, Protocol
 
 from arena.bots.warden import PR_SET_PDEATHSIG
@@ -299,5 +300,5 @@ def _worker(conn: Connection, beat: Any, specs: dict[str, BotSpec], limits: Limi
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _exit_on_signal(signum, frame) -> None:
+def _exit_on_signal(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)

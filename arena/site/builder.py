@@ -294,7 +294,7 @@ def _write_game_pages(store: Store, out: Path, games: list[tuple[StoredGame, lis
     context = multiprocessing.get_context("fork")
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_open_worker_store,
                                                 initargs=(str(store.path),)) as pool:
-        pending: collections.deque = collections.deque()
+        pending: collections.deque[concurrent.futures.Future[None]] = collections.deque()
         for start in range(0, len(games), size):
             pending.append(pool.submit(_write_chunk, out, games[start:start + size], bots))
             if len(pending) >= 3 * workers:

@@ -51,7 +51,8 @@ REGULARIZE = 1e-3  # fishtest's LLRcalc.regularize
 
 def logistic_score(elo: float) -> float:
     """Expected score per game of a bot ``elo`` points stronger (``L_`` in fishtest)."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    odds: float = 10.0 ** (-elo / 400.0)
+    return 1.0 / (1.0 + odds)
 
 
 def pair_outcome(points: Sequence[float]) -> int:
