@@ -27,7 +27,7 @@ from arena.play.executors import Executor
 from arena.play.plan import option_text
 from arena.play.probe import probe_bots
 from arena.play.tournament import Plan, Request, play_missing
-from arena.stats.sprt import OUTCOMES, Sprt, pair_outcome
+from arena.stats.sprt import NAMES, OUTCOMES, Sprt, estimate, pair_outcome
 from arena.store import Store
 
 
@@ -175,8 +175,6 @@ def run_gauntlet(gauntlet: Gauntlet, store: Store, executor: Executor, limits: L
 def summary(progress: Progress, sprt: Sprt | None) -> dict[str, Any]:
     """What ``--format json`` prints: verdict, LLR and bounds (with
     ``--sprt``), pairs, pentanomial counts, the Elo estimate."""
-    from arena.stats.sprt import NAMES, estimate
-
     found = estimate(progress.counts)
     out: dict[str, Any] = {"pairs": progress.pairs, "pentanomial": dict(zip(NAMES, progress.counts)),
                            "score": round(found.score, 4),
