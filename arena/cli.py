@@ -11,19 +11,30 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import Any, ParamSpec, TypeVar
 
 import click
+from multiprocessing_logging import MultiProcessingHandler
 
-from arena import results
-from arena.bots.discovery import discover
+from arena import results, site
+from arena.bots.discovery import discover, named_bots
+from arena.bots.isolation import ISOLATIONS
+from arena.bots.isolation import check as check_isolation
+from arena.bots.process import format_size, parse_size
 from arena.errors import ArenaError
 from arena.games import SPECS, broken_plugins, get_spec
 from arena.games.base import InvalidOptions
 from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
-from arena.play.executors import Executor
+from arena.play.check import check_bot, find_bots
+from arena.play.executors import Executor, LocalExecutor, make_executor
+from arena.play.gauntlet import Progress, plan_gauntlet, run_gauntlet, summary
+from arena.play.human import HumanSeat
 from arena.play.match import match_log_dir, play_match
+from arena.play.person import PersonAgainstBots
 from arena.play.plan import group_into_matches, plan_rotations
+from arena.play.probe import probe_bots
+from arena.play.referee import play_game
 from arena.play.tournament import (
     Interrupted,
     Plan,
@@ -32,12 +43,17 @@ from arena.play.tournament import (
     plan_solo_series,
     plan_tournament,
     play_missing,
-    probe_bots,
 )
 from arena.resources import BOTS_FOLDER, bot_folders
-from arena.stats.standings import Standings, text_table
+from arena.site import solo_results
+from arena.stats.sprt import Sprt
+from arena.stats.standings import Standings, StandingsRow, json_rows, text_table, to_csv
 from arena.stats.standings import compute as compute_standings
 from arena.store import Store, check_database
+
+P = ParamSpec("P")
+R = TypeVar("R")
+F = TypeVar("F", bound=Callable[..., Any])  # a click command, as its decorators pass it on
 
 DEFAULT_DB = "arena.db"
 DEFAULT_OUT = "leaderboard"
@@ -47,11 +63,11 @@ SEED_HELP = ("Make the dice from this number, to repeat a run exactly. Anyone wh
 SEED_DEFAULT = "  [default: a secret key drawn at random]"
 
 
-def _fail_cleanly(command):
+def _fail_cleanly(command: Callable[P, R]) -> Callable[P, R]:
     """Library errors become one line on stderr and exit status 1; Ctrl-C
     and SIGTERM at any moment become one line and exit status 130."""
     @functools.wraps(command)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         previous = signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
             return command(*args, **kwargs)
@@ -69,7 +85,7 @@ def _fail_cleanly(command):
     return wrapper
 
 
-def _raise_interrupt(signum, frame) -> None:
+def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
@@ -84,21 +100,19 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> list[int]
     return counts
 
 
-def bots_option(command):
+def bots_option(command: F) -> F:
     return click.option("--bots", "bot_dirs", multiple=True, default=[str(BOTS_FOLDER)], show_default=True,
                         type=click.Path(path_type=Path), callback=lambda ctx, param, value: bot_folders(value),
                         help="Folder of bots (repeatable; without a ./bots folder, the bundled bots).")(command)
 
 
-def limits_options(command):
+def limits_options(command: F) -> F:
     """The per-bot limits. The timeouts are parameters of the command; the
     others are kept in the click context and picked up by _limits, so every
     command gets them all without naming them."""
-    from arena.bots.isolation import ISOLATIONS
-    from arena.bots.process import format_size, parse_size
 
-    def keep(field, convert=lambda value: value):
-        def callback(ctx, param, value):
+    def keep(field: str, convert: Callable[[Any], Any] = lambda value: value) -> Callable[..., Any]:
+        def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
             try:
                 ctx.meta.setdefault("arena.limits", {})[field] = convert(value)
             except ValueError as exc:
@@ -106,16 +120,16 @@ def limits_options(command):
             return value
         return callback
 
-    def size(name, field, text):
+    def size(name: str, field: str, text: str) -> Callable[[F], F]:
         return click.option(name, default=format_size(getattr(Limits, field)), show_default=True,
                             metavar="SIZE", expose_value=False, callback=keep(field, parse_size),
                             help=text + " (bytes, or with K, M, G).")
 
-    def count(name, field, low, text):
+    def count(name: str, field: str, low: int, text: str) -> Callable[[F], F]:
         return click.option(name, type=click.IntRange(min=low), default=getattr(Limits, field),
                             show_default=True, expose_value=False, callback=keep(field), help=text)
 
-    options = [
+    options: list[Callable[[Any], Any]] = [
         click.option("--move-timeout", type=click.FloatRange(min=0.001), default=Limits.move_timeout,
                      show_default=True, help="Seconds a bot has for each decision."),
         click.option("--startup-timeout", type=click.FloatRange(min=0.001), default=Limits.startup_timeout,
@@ -142,12 +156,10 @@ def limits_options(command):
 
 
 def _limits(move_timeout: float, startup_timeout: float) -> Limits:
-    from arena.bots.isolation import check
-
     context = click.get_current_context(silent=True)
     chosen = context.meta.get("arena.limits", {}) if context else {}
     limits = Limits(startup_timeout=startup_timeout, move_timeout=move_timeout, **chosen)
-    check(limits)
+    check_isolation(limits)
     return limits
 
 
@@ -159,9 +171,7 @@ def _log_dir_beside(db: Path, log_dir: Path | None) -> Path:
 
 
 def _setup_logging(log_dir: Path) -> None:
-    from multiprocessing_logging import MultiProcessingHandler
-
-    class WorkersThroughTheQueue(MultiProcessingHandler):
+    class WorkersThroughTheQueue(MultiProcessingHandler):  # type: ignore[misc]  # (untyped)
         """multiprocessing-logging's handler, for the forked workers only:
         the parent's own records go straight to the file. Ctrl-C or SIGTERM
         raise in the parent's main thread wherever it is, and raised inside
@@ -231,7 +241,6 @@ def _private_files() -> None:
 
 class _Terminal(logging.Handler):
     """Log records as lines on the terminal's stderr (whatever it is now)."""
-
     def emit(self, record: logging.LogRecord) -> None:
         click.echo(record.getMessage(), err=True)
 
@@ -252,7 +261,7 @@ def _say_skipped_files() -> None:
               help="A game option (repeatable; `arena games` lists them).")
 @click.option("--rounds", type=click.IntRange(min=1), default=2, show_default=True,
               help="Rounds: a seat-swapped pair per pair of bots, or a set of pods, per game.")
-@click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
+@click.option("--jobs", "workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
               help="Games played at once.")
 @click.option("--seed", type=int, default=None, help=SEED_HELP + " Kept in --db: a rerun resumes on it." + SEED_DEFAULT)
 @limits_options
@@ -269,17 +278,16 @@ def _say_skipped_files() -> None:
               help="With --executor dask: seconds games may wait for a usable worker before "
                    "the run gives up.")
 @_fail_cleanly
-def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, seed, move_timeout,
-               startup_timeout, db, out, log_dir, executor, scheduler_address, worker_timeout):
+def tournament(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[int], option_texts: tuple[str, ...],
+               rounds: int, workers: int, seed: int | None, move_timeout: float, startup_timeout: float, db: Path,
+               out: Path, log_dir: Path | None, executor: str, scheduler_address: str | None,
+               worker_timeout: float) -> None:
     """Play every pair of bots (or pod of 3 or 4) at every game they play; resume if interrupted."""
-    from arena import site
-    from arena.play.executors import make_executor
-
     limits = _limits(move_timeout, startup_timeout)
     log_dir = _log_dir_beside(db, log_dir)
     games = [g.strip() for g in game_names.split(",") if g.strip()] or None
     request = check_request(games, player_counts, list(option_texts))
-    runner = make_executor(executor, jobs, scheduler_address, worker_timeout, notify=_say)
+    runner = make_executor(executor, workers, scheduler_address, worker_timeout, notify=_say)
     check_database(db)
     key = dice_key_for(db, seed)
     plan = plan_tournament(list(bot_dirs), request, rounds, key, limits)
@@ -299,7 +307,8 @@ def tournament(bot_dirs, game_names, player_counts, option_texts, rounds, jobs, 
         _play_with_progress(plan, store, runner, limits, log_dir, missing, board.add_game)
         played = time.perf_counter()
         _say_referee_failures(store)
-        store.write_ratings(_standings(store))
+        standings = _standings(store)
+        store.write_ratings(json_rows(standings.rows), standings.history)
         rated = time.perf_counter()
         index = board.build()
         # The end of the run, timed, for bench/tournament.py and for anyone
@@ -364,23 +373,20 @@ def _play_with_progress(plan: Plan, store: Store, runner: Executor, limits: Limi
 @click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
               help="Where the bots' stderr is kept (under bots/, a file per game and seat).")
 @_fail_cleanly
-def match(bot_names, game_name, rounds, seed, option_texts, bot_dirs, move_timeout, startup_timeout, log_dir):
+def match(bot_names: tuple[str, ...], game_name: str, rounds: int, seed: int | None, option_texts: tuple[str, ...],
+          bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float, log_dir: Path) -> None:
     """Play 2 to 4 bots at one game and print each game and the score (nothing is stored)."""
     if not 2 <= len(bot_names) <= 4 or len(set(bot_names)) != len(bot_names):
         raise ArenaError(f"a match needs 2 to 4 different bots, got {' '.join(bot_names)}")
     request = check_request([game_name], [len(bot_names)], list(option_texts))
     limits = _limits(move_timeout, startup_timeout)
-    found = {spec.name: spec for spec in discover(list(bot_dirs))}
-    for name in bot_names:
-        if name not in found:
-            raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(found))})")
-    for probe in probe_bots([found[name] for name in bot_names], limits):
+    specs = named_bots(discover(list(bot_dirs)), bot_names)
+    for probe in probe_bots(specs, limits):
         if probe.entrant is None:
             raise ArenaError(f"bot {probe.spec.name} is unusable: {probe.problem}")
         if request.games[0] not in probe.entrant.games:
             raise ArenaError(f"bot {probe.spec.name} does not play {request.games[0]} "
                              f"(it plays: {', '.join(sorted(probe.entrant.games))})")
-    specs = [found[name] for name in bot_names]
     jobs = plan_rotations(specs, request.games[0], rounds, DiceKey.chosen(seed),
                           request.options.get(request.games[0], {}))
     folder = match_log_dir(log_dir, jobs)
@@ -410,20 +416,15 @@ def _play_in_lanes(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits,
 def _result_words(placements: tuple[int, ...], names: list[str]) -> str:
     """The result, for people: who won (or shares first place), or a draw,
     and with more than two seats every seat's place."""
-    first = [names[seat] for seat, place in enumerate(placements) if place == 1]
-    words = "draw" if len(first) == len(names) else ", ".join(first) + (" share first" if len(first) > 1 else "")
+    words = results.first_place_words(names, placements)
     if len(names) > 2:
-        words += " (" + ", ".join(f"{name} {_ordinal(place)}" for name, place in zip(names, placements)) + ")"
+        words += " (" + ", ".join(f"{name} {results.ordinal(place)}" for name, place in zip(names, placements)) + ")"
     return words
-
-
-def _ordinal(place: int) -> str:
-    return f"{place}{'st' if place == 1 else 'nd' if place == 2 else 'rd' if place == 3 else 'th'}"
 
 
 @main.command("games")
 @_fail_cleanly
-def list_games():
+def list_games() -> None:
     """List the games: player counts, options and rules document."""
     for name, spec in sorted(SPECS.items()):
         game = spec.game
@@ -438,7 +439,7 @@ def list_games():
 @main.command("rules")
 @click.argument("game_name", metavar="GAME")
 @_fail_cleanly
-def print_rules(game_name):
+def print_rules(game_name: str) -> None:
     """Print a game's rules document (the file bots are told to read)."""
     click.echo(get_spec(game_name).rules.read_text(encoding="utf-8"), nl=False)
 
@@ -447,7 +448,7 @@ def print_rules(game_name):
 @bots_option
 @limits_options
 @_fail_cleanly
-def list_bots(bot_dirs, move_timeout, startup_timeout):
+def list_bots(bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float) -> None:
     """List the bots found and check each with a handshake."""
     probes = probe_bots(discover(list(bot_dirs)), _limits(move_timeout, startup_timeout))
     for probe in probes:
@@ -466,13 +467,13 @@ def list_bots(bot_dirs, move_timeout, startup_timeout):
 @click.option("--format", "output_format", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True, help="csv: the json rows, one column per field.")
 @_fail_cleanly
-def standings(db, output_format):
+def standings(db: Path, output_format: str) -> None:
     """Print ratings per table (a game at a player count) and overall."""
     with Store(db) as store:
         computed = _standings(store)
     rows = computed.rows
     if output_format == "json":
-        click.echo(json.dumps(rows, indent=2))
+        click.echo(json.dumps(json_rows(rows), indent=2))
         return
     if output_format == "csv":
         click.echo(_standings_csv(rows), nl=False)
@@ -484,9 +485,7 @@ def standings(db, output_format):
         click.echo(f"{table}: first places by seat over {seats.games} games: {shares}")
 
 
-def _standings_csv(rows: list[dict[str, Any]]) -> str:
-    from arena.stats.standings import to_csv
-
+def _standings_csv(rows: list[StandingsRow]) -> str:
     return to_csv(rows)
 
 
@@ -500,10 +499,8 @@ def _standings(store: Store) -> Standings:
               help="The results database (SQLite).")
 @click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True)
 @_fail_cleanly
-def build_leaderboard(db, out):
+def build_leaderboard(db: Path, out: Path) -> None:
     """Regenerate the leaderboard site from the database."""
-    from arena import site
-
     with Store(db) as store:
         index = site.build(store, out)
     click.echo(f"leaderboard: {index}")
@@ -522,12 +519,10 @@ def build_leaderboard(db, out):
 @click.option("--log-dir", type=click.Path(path_type=Path), default=None,
               help="Where the run's log (arena.log) and each bot's stderr go  [default: logs beside --db]")
 @_fail_cleanly
-def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeout, db, log_dir):
+def solo(game_name: str, bot_name: str, count: int, seed: int | None, bot_dirs: tuple[Path, ...], move_timeout: float,
+         startup_timeout: float, db: Path, log_dir: Path | None) -> None:
     """Play solo games (a game for one player) and print the average and best scores
     (lower is better: the rules document says what a solo score counts)."""
-    from arena.play.executors import LocalExecutor
-    from arena.site import solo_table
-
     limits = _limits(move_timeout, startup_timeout)
     log_dir = _log_dir_beside(db, log_dir)
     check_database(db)
@@ -538,12 +533,12 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
         play_missing(Plan(jobs, {spec.bot_id: spec}, []), store, LocalExecutor(1), limits, log_dir)
         keys = {job.key for job in jobs}
         scores = [g.scores[0] for g in store.games(solo=True) if g.key in keys and g.scores]
-        table = [row for row in solo_table(store) if row["bot_id"] == spec.bot_id and row["game"] == game_name]
+        stored = [row for row in solo_results(store) if row["bot_id"] == spec.bot_id and row["game"] == game_name]
     if not scores:
         raise ArenaError(f"{bot_name} finished none of its {count} solo games (see the logs in {log_dir})")
     click.echo(f"{bot_name} solo {game_name}: {len(scores)} games this series, average "
                f"{sum(scores) / len(scores):.2f} rolls, best {min(scores):g}")
-    for row in table:
+    for row in stored:
         click.echo(f"all stored: {row['games']} games, average {row['average']:.2f}, best {row['best']:g}")
 
 
@@ -567,38 +562,29 @@ def solo(game_name, bot_name, count, seed, bot_dirs, move_timeout, startup_timeo
 @click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
               help="Where the bots' stderr is kept (under bots/, a file per seat).")
 @_fail_cleanly
-def play(game_name, bot_names, seat, seed, option_texts, web, port, open_page, human_timeout, bot_dirs,
-         move_timeout, startup_timeout, log_dir):
+def play(game_name: str, bot_names: tuple[str, ...], seat: int, seed: int | None, option_texts: tuple[str, ...],
+         web: bool, port: int, open_page: bool, human_timeout: float | None, bot_dirs: tuple[Path, ...],
+         move_timeout: float, startup_timeout: float, log_dir: Path) -> None:
     """Play GAME_NAME against 1 to 3 bots in the terminal (or, with --web, in the browser)."""
-    from arena.bots.protocol import BotSeat
-    from arena.play.human import HumanSeat
-    from arena.play.match import game_log
-    from arena.play.referee import Seat, play_game
-
     players = len(bot_names) + 1
     request = check_request([game_name], [players], list(option_texts))
     if seat >= players:
         raise ArenaError(f"--seat must be 0 to {players - 1} in a game of {players} players, got {seat}")
-    specs = {spec.name: spec for spec in discover(list(bot_dirs))}
-    for name in bot_names:
-        if name not in specs:
-            raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(specs))})")
+    game = request.games[0]
+    specs = tuple(named_bots(discover(list(bot_dirs)), bot_names))
+    setting = PersonAgainstBots(game, request.options.get(game, {}), specs, seat, DiceKey.chosen(seed))
     limits = _limits(move_timeout, startup_timeout)
     if web:
-        _play_web(request.games[0], request.options.get(request.games[0], {}), [specs[n] for n in bot_names],
-                  seat, seed, limits, port, open_page, human_timeout, log_dir)
+        _play_web(setting, limits, port, open_page, human_timeout, log_dir)
         return
     if port or open_page or human_timeout is not None:
         raise ArenaError("--port, --open and --human-timeout go with --web")
-    names = (*bot_names[:seat], "you", *bot_names[seat:])
-    game = request.games[0]
-    job = Job(f"play/{game}/0", game, names, DiceKey.chosen(seed).derive(f"play/{game}/0"),
-              options=request.options.get(game, {}))
-    folder = match_log_dir(log_dir, [job])
-    logs = {number: game_log(folder, job, number, name) for number, name in enumerate(names) if number != seat}
-    bots = [BotSeat(specs[name], limits, logs[number]) for number, name in enumerate(names) if number != seat]
-    seats: list[Seat] = [*bots[:seat], HumanSeat(), *bots[seat:]]
-    click.echo(("dice from a secret key" if seed is None else f"seed {seed}") + f"; the bots' stderr goes to {folder}")
+    job = setting.job(0)
+    names = job.seats
+    bots = setting.bot_seats(job, limits, log_dir)
+    seats = setting.seating(HumanSeat(), bots)
+    click.echo(("dice from a secret key" if seed is None else f"seed {seed}")
+               + f"; the bots' stderr goes to {match_log_dir(log_dir, [job])}")
     try:
         record = play_game(job, seats, limits.move_timeout)
     except (KeyboardInterrupt, click.Abort):  # click's prompt turns Ctrl-C and end of input into Abort
@@ -610,12 +596,14 @@ def play(game_name, bot_names, seat, seed, option_texts, web, port, open_page, h
         click.echo(f"{names[forfeit.seat]} forfeited: {forfeit.termination.value} ({forfeit.detail})")
 
 
-def _play_web(game: str, options: dict[str, Any], bots: list[Any], seat: int, seed: int | None, limits: Limits,
-              port: int, open_page: bool, human_timeout: float | None, log_dir: Path) -> None:
+def _play_web(setting: PersonAgainstBots, limits: Limits, port: int, open_page: bool, human_timeout: float | None,
+              log_dir: Path) -> None:
+    # Starlette and uvicorn (about 0.4 s to import) only for --web.
     from arena.web.server import PlaySetup, bind, serve
 
     sock = bind(port)
-    setup = PlaySetup(game, options, tuple(bots), seat, DiceKey.chosen(seed), limits, human_timeout, log_dir)
+    setup = PlaySetup(setting.game, setting.options, setting.bots, setting.seat, setting.key, limits,
+                      human_timeout, log_dir)
     serve(setup, sock, open_page, click.echo)
 
 
@@ -647,7 +635,7 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
               help="With --sprt: the chance of accepting H0 when H1 holds.")
 @click.option("--max-pairs", type=click.IntRange(min=1), default=None,
               help="Most pairs to play in all  [default: 2000 with --sprt, else 100]")
-@click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
+@click.option("--jobs", "workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
               help="Games played at once (a batch is twice as many pairs).")
 @click.option("--seed", type=int, default=None, help=SEED_HELP + " Kept in --db: a rerun resumes on it." + SEED_DEFAULT)
 @bots_option
@@ -658,13 +646,11 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
 @_fail_cleanly
-def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, beta, max_pairs, jobs, seed,
-             bot_dirs, move_timeout, startup_timeout, db, log_dir, output_format):
+def gauntlet(candidate: str, opponents: tuple[str, ...], game_names: str, option_texts: tuple[str, ...],
+             sprt_elos: str | None, alpha: float, beta: float, max_pairs: int | None, workers: int, seed: int | None,
+             bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float, db: Path, log_dir: Path | None,
+             output_format: str) -> None:
     """Play CANDIDATE against each --vs bot in seat-swapped pairs, optionally until an SPRT decides."""
-    from arena.play.executors import LocalExecutor
-    from arena.play.gauntlet import plan_gauntlet, run_gauntlet, summary
-    from arena.stats.sprt import Sprt
-
     try:
         sprt = None if sprt_elos is None else Sprt(*_sprt_bounds(sprt_elos), alpha=alpha, beta=beta)
     except ValueError as exc:
@@ -679,19 +665,19 @@ def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, b
     check_database(db)
     planned = plan_gauntlet(list(bot_dirs), candidate, list(opponents), request, bool(games),
                             dice_key_for(db, seed), limits)
-    tables = ", ".join(f"{t.opponent.name} at {t.game}" for t in planned.tables)
-    click.echo(f"gauntlet: {candidate} against {tables}; logs in {log_dir}; at most {limit} pairs"
+    matchups = ", ".join(f"{m.opponent.name} at {m.game}" for m in planned.matchups)
+    click.echo(f"gauntlet: {candidate} against {matchups}; logs in {log_dir}; at most {limit} pairs"
                + (f", SPRT H0 elo {sprt.elo0:g} vs H1 elo {sprt.elo1:g}, bounds "
                   f"{sprt.bounds[0]:.2f} {sprt.bounds[1]:.2f}" if sprt else ""), err=True)
 
-    def report(progress, played):
+    def report(progress: Progress, played: int) -> None:
         line = _gauntlet_line(summary(progress, sprt))
         click.echo(line + (f" ({played} games played)" if played else " (stored)"), err=True)
 
     with Store(db, writer=True) as store:
         _keep_dice_key(store, planned.key)
         _setup_logging(log_dir)
-        progress = run_gauntlet(planned, store, LocalExecutor(jobs), limits, log_dir, sprt, limit, 2 * jobs,
+        progress = run_gauntlet(planned, store, LocalExecutor(workers), limits, log_dir, sprt, limit, 2 * workers,
                                 report)
     result = summary(progress, sprt)
     if output_format == "json":
@@ -702,7 +688,7 @@ def gauntlet(candidate, opponents, game_names, option_texts, sprt_elos, alpha, b
 
 
 def _gauntlet_line(result: dict[str, Any]) -> str:
-    def elo(value):
+    def elo(value: float | None) -> str:
         return "inf" if value is None else f"{value:+.0f}"
     counts = " ".join(f"{name} {count}" for name, count in result["pentanomial"].items())
     line = (f"pairs {result['pairs']} [{counts}] score {result['score']:.3f} elo {elo(result['elo'])} "
@@ -720,17 +706,15 @@ def _gauntlet_line(result: dict[str, Any]) -> str:
 @bots_option
 @limits_options
 @_fail_cleanly
-def check_command(bot_name, bot_dirs, move_timeout, startup_timeout):
+def check_command(bot_name: str, bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float) -> None:
     """Check a bot before submitting it: handshake, a game of each game and player count, time, stderr."""
-    from arena.bots.check import check_bot, find_bots
-
     limits = _limits(move_timeout, startup_timeout)
     spec, filler = find_bots(list(bot_dirs), bot_name)
     report = check_bot(spec, filler, limits)
     for finding in report.findings:
         click.echo(finding.line())
-    problems = sum(1 for finding in report.findings if finding.level == "problem")
-    if problems:
+    if not report.fit:
+        problems = len(report.problems)
         raise ArenaError(f"{bot_name} is not fit for a tournament: {problems} problem{'s' * (problems > 1)} above")
     click.echo(f"{bot_name} is fit for a tournament")
 

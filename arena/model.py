@@ -13,7 +13,7 @@ import hmac
 import secrets
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from arena import results
 
@@ -31,6 +31,38 @@ class Termination(Enum):
     ILLEGAL = "illegal"
     BAD_OUTPUT = "bad_output"
     REFEREE_FAILURE = "referee_failure"
+
+
+class ChanceEvent(TypedDict):
+    """Chance drew ``values`` from the seeded stream ``stream`` (``purpose``:
+    "roll", "rolloff"... for the replay and the bots)."""
+
+    kind: Literal["chance"]
+    stream: str
+    purpose: str
+    values: list[int]
+
+
+class DecisionEvent(TypedDict):
+    """Seat ``seat`` was offered ``offered`` and chose the one at ``chosen``."""
+
+    kind: Literal["decision"]
+    seat: int
+    offered: list[dict[str, Any]]
+    chosen: int
+
+
+class RetireEvent(TypedDict):
+    """Seat ``seat`` left the game: its bot forfeited (``reason``, a
+    Termination's value); the others play on."""
+
+    kind: Literal["retire"]
+    seat: int
+    reason: str
+
+
+# One event of a game's record, told apart by "kind"; JSON as it is stored.
+Event = ChanceEvent | DecisionEvent | RetireEvent
 
 
 FORFEITS = (Termination.TIMEOUT, Termination.CRASH, Termination.ILLEGAL, Termination.BAD_OUTPUT)
@@ -222,6 +254,28 @@ class _Forfeits:
         return self.forfeits[0].detail if self.forfeits else None
 
 
+@dataclass(frozen=True)
+class GameResult(_Forfeits):
+    """How a played game came out: placements, how it ended, the forfeits
+    and the game's points where it has them. ``to_json`` is the ``result``
+    every seat hears at the end (protocol/schema/game_end.json); the
+    browser's end message carries the same fields."""
+
+    placements: results.Placements
+    termination: Termination
+    forfeits: tuple[Forfeit, ...] = ()
+    scores: tuple[float, ...] | None = None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return results.winners(self.placements)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"placements": list(self.placements), "winners": list(self.winners),
+                "termination": self.termination.value, "forfeits": [f.to_json() for f in self.forfeits],
+                "forfeit_seat": self.forfeit_seat, "detail": self.detail}
+
+
 @dataclass
 class GameRecord(_Forfeits):
     """Everything about one played game.
@@ -231,7 +285,7 @@ class GameRecord(_Forfeits):
     that the others played on after are in ``forfeits`` either way."""
 
     job: Job
-    events: list[dict[str, Any]]
+    events: list[Event]
     placements: results.Placements
     termination: Termination
     forfeits: tuple[Forfeit, ...] = ()
@@ -239,7 +293,7 @@ class GameRecord(_Forfeits):
     duration: float = 0.0
     logs: tuple[str | None, ...] = ()
     times: DecisionTimes = DecisionTimes()
-    # The replay as the game's page embeds it (arena.site.replays) and that
+    # The replay as the game's page embeds it (arena.games.replays) and that
     # module's REPLAY_FORMAT, made by the worker that played the game, in
     # parallel with the others, so the site need not replay the game again;
     # None where it was not made.
@@ -261,6 +315,16 @@ class GameRecord(_Forfeits):
     @property
     def winners(self) -> tuple[int, ...]:
         return results.winners(self.placements)
+
+    def decision_seconds(self, seat: int) -> list[float]:
+        """How long each answered decision of ``seat`` took, in order (the
+        referee times every decision; a forfeited one has no time)."""
+        decisions = (event for event in self.events if event["kind"] == "decision")
+        return [seconds for event, seconds in zip(decisions, self.times.seconds) if event["seat"] == seat]
+
+    @property
+    def result(self) -> GameResult:
+        return GameResult(self.placements, self.termination, self.forfeits, self.scores)
 
     def to_json(self) -> dict[str, Any]:
         return {"job": self.job.to_json(), "events": self.events, "placements": list(self.placements),

@@ -100,3 +100,20 @@ def first_place_shares(placements: Sequence[int]) -> tuple[float, ...]:
     first = list(placements).count(1)
     return tuple(1.0 / first if place == 1 else 0.0 for place in placements)
 
+
+
+def ordinal(place: int) -> str:
+    """A placement for people: 1st, 2nd, 3rd, 4th."""
+    return f"{place}{'st' if place == 1 else 'nd' if place == 2 else 'rd' if place == 3 else 'th'}"
+
+
+def first_place_words(names: Sequence[str], placements: Sequence[int]) -> str:
+    """Who placed first, for people: "a draw" where every seat of several
+    shares first place, "A and B share first place", or "A wins" ("you
+    win", where the person's seat is named "you")."""
+    first = [name for name, place in zip(names, placements) if place == 1]
+    if len(first) == len(placements) and len(placements) > 1:
+        return "a draw"
+    if len(first) > 1:
+        return " and ".join(first) + " share first place"
+    return f"{first[0]} {'win' if first[0] == 'you' else 'wins'}"

@@ -20,16 +20,15 @@ import sqlite3
 import time
 import urllib.parse
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import sqlite_utils
 
 from arena import results
 from arena.errors import StoreError
-from arena.model import BotSpec, DecisionTimes, DiceKey, Forfeit, GameRecord, StoredGame, Termination
-from arena.stats.standings import Standings
+from arena.model import BotSpec, DecisionTimes, DiceKey, Event, Forfeit, GameRecord, StoredGame, Termination
 
 APPLICATION = "arena"
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -110,7 +109,7 @@ def _decision_times_v6(db: sqlite_utils.Database) -> None:
 
 def _replays_v7(db: sqlite_utils.Database) -> None:
     """Each game's replay as its page embeds it (zlib-compressed JSON, see
-    arena.site.replays), made by the worker that played it, so that building
+    arena.games.replays), made by the worker that played it, so that building
     the site does not replay every game again. NULL for games stored before,
     whose replays the site makes from their events."""
     db.table("games").add_column("replay", bytes)
@@ -259,7 +258,7 @@ class Store:
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     # -- writing ----------------------------------------------------------------
@@ -325,9 +324,11 @@ class Store:
                   "forfeit": forfeited.get(seat)} for seat, bot_id in enumerate(job.seats)])
         return True
 
-    def write_ratings(self, standings: Standings) -> None:
-        """Replace the ratings cache with standings computed from the games,
-        in one transaction."""
+    def write_ratings(self, rows: Iterable[Mapping[str, Any]],
+                      history: Mapping[tuple[str, str], Iterable[tuple[int, float]]]) -> None:
+        """Replace the ratings cache with standings computed from the games
+        (arena.stats.standings: its rows as JSON, and each bot's Elo after
+        each of its games by table and bot id), in one transaction."""
         columns = self.db.table("ratings").columns_dict
         with self.db.conn:
             self.db.execute("BEGIN IMMEDIATE")
@@ -335,10 +336,10 @@ class Store:
             self.db.execute("DELETE FROM rating_history")
             self.db.table("ratings").insert_all(
                 [{"table_name": row["table"], "bot": row["bot"],
-                  **{name: value for name, value in row.items() if name in columns}} for row in standings.rows])
+                  **{name: value for name, value in row.items() if name in columns}} for row in rows])
             self.db.table("rating_history").insert_all(
                 [{"table_name": table, "bot_id": bot_id, "game_number": number, "elo": elo}
-                 for (table, bot_id), points in standings.history.items() for number, elo in points])
+                 for (table, bot_id), points in history.items() for number, elo in points])
 
     # -- reading ----------------------------------------------------------------
 
@@ -349,7 +350,8 @@ class Store:
         return None if row is None else DiceKey(bytes.fromhex(row[0]), row[1])
 
     def count_games(self) -> int:
-        return self.db.execute("SELECT count(*) FROM games").fetchone()[0]
+        count: int = self.db.execute("SELECT count(*) FROM games").fetchone()[0]
+        return count
 
     def stored_keys(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT key FROM games")}
@@ -389,11 +391,12 @@ class Store:
                                "ORDER BY job_order, key", [Termination.REFEREE_FAILURE.value])
         return [(key, _tuple(seats), detail) for key, seats, detail in rows]
 
-    def events(self, key: str) -> list[dict[str, Any]]:
+    def events(self, key: str) -> list[Event]:
         row = self.db.execute("SELECT record FROM games WHERE key = ?", [key]).fetchone()
         if row is None:
             raise StoreError(f"no game with key {key!r}")
-        return json.loads(zlib.decompress(row[0]))
+        events: list[Event] = json.loads(zlib.decompress(row[0]))
+        return events
 
     def decision_times(self, key: str) -> DecisionTimes:
         row = self.db.execute("SELECT move_timeout, decision_times FROM games WHERE key = ?", [key]).fetchone()
@@ -459,7 +462,7 @@ def _forfeits(text: str) -> tuple[Forfeit, ...]:
     return tuple(Forfeit.from_json(forfeit) for forfeit in json.loads(text))
 
 
-def _take_lock(path: Path):
+def _take_lock(path: Path) -> IO[str]:
     lock_path = path.with_name(path.name + ".lock")
     handle = os.fdopen(os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600), "a+")
     try:

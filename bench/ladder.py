@@ -48,7 +48,7 @@ from arena.games.dice import stream_seed
 from arena.model import FORFEITS, BotSpec, DiceKey, GameRecord, Job, Limits
 from arena.play.executors import LocalExecutor
 from arena.play.plan import plan_round_robin
-from arena.play.tournament import probe_bots
+from arena.play.probe import probe_bots
 from arena.stats.joint import Z95
 
 REPO = Path(__file__).resolve().parent.parent

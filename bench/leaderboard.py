@@ -14,7 +14,7 @@ per game (--distinct) is stored many times under different keys and between
 different pairs of bots, in one transaction, row for row as Store.add_game
 writes them; every stored record still replays exactly (its seed and events
 belong together). Each is stored with its replay, as the worker that plays a
-game makes it (arena.site.replays.with_replay), unless --without-replays
+game makes it (arena.games.replays.with_replay), unless --without-replays
 stores them as a database written before replays were stored (the build
 then makes every replay itself). Some games are stored as forfeits (the
 record cut where the bot failed) and some as solo Slyyde games.
@@ -47,10 +47,10 @@ sys.path.insert(0, str(ROOT))
 
 from arena import results  # noqa: E402
 from arena.games import GAMES  # noqa: E402
+from arena.games.events import replay  # noqa: E402
 from arena.games.playout import random_playout  # noqa: E402
+from arena.games.replays import with_replay  # noqa: E402
 from arena.model import BotSpec, Forfeit, GameRecord, Job, Termination  # noqa: E402
-from arena.play.events import replay  # noqa: E402
-from arena.site.replays import with_replay  # noqa: E402
 from arena.store import Store  # noqa: E402
 
 FORFEIT_RATE = 0.02
@@ -123,7 +123,7 @@ def _rows(total: int, bots: list[BotSpec], pool, seed: int, prefix: str, first_o
             stored = _stored_parts(record, replays)
         else:
             outcome = final.outcome()
-            termination = Termination.NORMAL if outcome.ending == "normal" else Termination.TURN_CAP
+            termination = Termination.NORMAL if outcome.termination is Termination.NORMAL else Termination.TURN_CAP
             record = GameRecord(job, events, outcome.placements, termination, scores=outcome.scores,
                                 duration=0.1)
             stored = made.get((name, players, index)) or made.setdefault(

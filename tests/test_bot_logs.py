@@ -9,6 +9,10 @@ import re
 
 from support import arena, python_bot, random_bots
 
+from arena.bots.discovery import discover
+from arena.bots.protocol import BotSeat
+from arena.model import Limits
+
 CHATTY = """
     import json, sys
     for line in sys.stdin:
@@ -48,3 +52,28 @@ def test_a_match_keeps_each_games_stderr_in_its_own_capped_file(tmp_path):
         kept, note = text.split("\n[arena: ")
         assert len(kept.encode()) == 300 and re.fullmatch(r"\d+ more bytes of stderr dropped\]\n", note), text
     assert len(keys) == 2
+
+
+LOUD = """
+    import json, sys
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "hello":
+            sys.stderr.write("x" * 5000)
+            sys.stderr.flush()
+            print(json.dumps({"type": "hello", "name": "loud", "games": ["roundabout"]}), flush=True)
+        elif message["type"] == "bye":
+            break
+"""
+
+
+def test_a_seat_counts_the_stderr_its_processes_wrote_kept_or_dropped(tmp_path):
+    [spec] = discover([python_bot(tmp_path / "bots", "loud", LOUD).parent])
+    log = tmp_path / "loud.stderr.log"
+    seat = BotSeat(spec, Limits(stderr_bytes=300), log)
+    seat.start()
+    seat.close()
+    seat.start()  # a second process: its bytes add up
+    seat.close()
+    assert seat.stderr_received == 2 * 5000
+    assert log.read_bytes().startswith(b"x" * 300)

@@ -20,8 +20,8 @@ from arena.bots.protocol import BotSeat
 from arena.games import GAMES, get_game
 from arena.games.base import CHANCE
 from arena.games.dice import DiceStreams
+from arena.games.events import replay
 from arena.model import FORFEITS, BotSpec, DiceKey, Job, Limits, Termination
-from arena.play.events import replay
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
 

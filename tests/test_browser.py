@@ -19,9 +19,9 @@ import pytest
 from test_leaderboard import XSS_NAME, games_data, tournament_site
 
 from arena.games import GAMES
+from arena.games.events import replay
 from arena.games.playout import random_playout
 from arena.model import BotSpec, GameRecord, Job, Termination
-from arena.play.events import replay
 from arena.site import builder, paths
 from arena.store import Store
 
@@ -502,7 +502,8 @@ def showcase(tmp_path_factory):
             *_, state = replay(GAMES[name], 2, {}, events)
             outcome = state.outcome()
             store.add_game(GameRecord(Job(f"show/{name}", name, tuple(b.bot_id for b in bots), seed, 0, order),
-                                      events, outcome.placements, Termination.NORMAL if outcome.ending == "normal"
+                                      events, outcome.placements,
+                                      Termination.NORMAL if outcome.termination is Termination.NORMAL
                                       else Termination.TURN_CAP))
     with Store(root / "arena.db") as store:
         builder.build(store, root / "site")
@@ -598,7 +599,7 @@ def variants_site(tmp_path_factory):
             final, events = random_playout(GAMES[name], players, 11 + order, options)
             outcome = final.outcome()
             key = f"variant/{name}/{players}/{sorted(options.items())}"
-            ending = Termination.NORMAL if outcome.ending == "normal" else Termination.TURN_CAP
+            ending = Termination.NORMAL if outcome.termination is Termination.NORMAL else Termination.TURN_CAP
             store.add_game(GameRecord(
                 Job(key, name, tuple(b.bot_id for b in bots[:players]), 11 + order, 0, order, options),
                 events, outcome.placements, ending, scores=outcome.scores))

@@ -14,7 +14,7 @@ from math import factorial
 import pytest
 
 from arena.games import GAMES
-from arena.games.base import CHANCE, TERMINAL, IllegalAction
+from arena.games.base import CHANCE, TERMINAL, IllegalAction, Termination
 from arena.games.ciclovia.board import block_id, board_data
 from arena.games.ciclovia.engine import (
     GAME,
@@ -726,7 +726,7 @@ def test_after_the_first_arrival_every_other_rider_has_one_last_move():
     assert state.current_player() == 0
     play(state, STAY)
     assert state.current_player() == TERMINAL and state.ending == "arrival"
-    assert state.outcome().ending == "normal"
+    assert state.outcome().termination is Termination.NORMAL
 
 
 def test_the_last_moves_are_played_even_when_nobody_else_can_complete_the_colours():
@@ -742,7 +742,7 @@ def test_the_last_moves_are_played_even_past_the_turn_cap():
     play(state, step("E", 25, 3))
     assert state.current_player() == 2
     play(state, STAY, STAY)
-    assert state.outcome().ending == "normal"
+    assert state.outcome().termination is Termination.NORMAL
 
 
 def test_another_rider_may_arrive_in_its_last_move_without_the_bonus():
@@ -821,7 +821,7 @@ def test_a_tie_on_points_and_dice_is_a_shared_win():
     state = finished({0: ["green 6", "red 5"], 1: ["blue 5", "orange 4"]})
     assert state.outcome().scores == (13.0, 13.0)
     # both placed first: between the two of them a draw (arena.results)
-    assert state.outcome().placements == (1, 1) and state.outcome().ending == "normal"
+    assert state.outcome().placements == (1, 1) and state.outcome().termination is Termination.NORMAL
     assert state.outcome().winners == ()
 
 
@@ -876,7 +876,7 @@ def test_the_game_ends_when_no_rider_can_complete_the_colours_any_more():
     play(state, STAY)
     assert state.current_player() == TERMINAL and state.ending == "exhausted"
     outcome = state.outcome()
-    assert outcome.ending == "normal" and outcome.winners == (0,)
+    assert outcome.termination is Termination.NORMAL and outcome.winners == (0,)
     assert outcome.scores == (7.0 + 2 + 3 + 3, 1.0)
 
 
@@ -905,7 +905,7 @@ def test_a_hundred_turns_in_stage_two_with_nothing_taken_end_the_game():
     state.last_progress = 300 - QUIET_TURNS + 1
     play(state, STAY)
     assert state.current_player() == TERMINAL and state.ending == "quiet"
-    assert state.outcome().winners == (0,) and state.outcome().ending == "normal"
+    assert state.outcome().winners == (0,) and state.outcome().termination is Termination.NORMAL
     assert QUIET_TURNS == 100
 
 
@@ -928,7 +928,7 @@ def test_the_turn_cap_ends_the_game_without_a_winner():
     play(state, STAY)
     assert state.current_player() == TERMINAL
     outcome = state.outcome()
-    assert outcome.winners == () and outcome.ending == "turn_cap"
+    assert outcome.winners == () and outcome.termination is Termination.TURN_CAP
     assert outcome.scores == (7.0, 0.0)
     assert GAME.turn_cap == TURN_CAP == 1000
 
@@ -1039,6 +1039,6 @@ def test_the_last_rider_standing_wins():
     state.retire(0)
     state.retire(2)
     assert state.is_terminal() and state.ending == "retired"
-    assert state.outcome().placements == (2, 1, 2) and state.outcome().ending == "normal"
+    assert state.outcome().placements == (2, 1, 2) and state.outcome().termination is Termination.NORMAL
     with pytest.raises(IllegalAction):
         state.retire(1)

@@ -10,10 +10,10 @@ import random
 import pytest
 
 from arena.games import GAMES, SPECS
-from arena.games.base import CHANCE, TERMINAL, IllegalAction
+from arena.games.base import CHANCE, TERMINAL, IllegalAction, Termination
 from arena.games.dice import DiceStreams
+from arena.games.events import chance_event, decision_event, replay, retire_event
 from arena.games.playout import random_playout
-from arena.play.events import chance_event, decision_event, replay, retire_event
 
 GAMES_PER_COUNT = 1000
 CHECKED_STEP_BY_STEP = 20
@@ -43,7 +43,7 @@ def test_random_games_end_and_replay(variant):
         final, events = random_playout(game, players, seed, options)
         outcome = final.outcome()
         assert all(0 <= seat < players for seat in outcome.winners)
-        assert outcome.ending in ("normal", "turn_cap", "stalemate")
+        assert outcome.termination in (Termination.NORMAL, Termination.TURN_CAP, Termination.STALEMATE)
         assert_well_placed(outcome, players, [])
         json.dumps(final.to_json())
         *_, replayed = replay(game, players, options, events)
@@ -107,11 +107,10 @@ def assert_well_placed(outcome, players, retired):
     active = [seat for seat in range(players) if seat not in retired]
     assert all(places[seat] == len(active) + 1 for seat in retired)
     assert all(places[seat] <= len(active) for seat in active)
-    if outcome.ending != "normal":
+    if outcome.termination is not Termination.NORMAL:
         assert all(places[seat] == 1 for seat in active)
     if len(active) == 1 and players > 1:
-        assert outcome.ending == "normal" and outcome.winners == tuple(active)
-    assert outcome.to_json()["placements"] == list(places)
+        assert outcome.termination is Termination.NORMAL and outcome.winners == tuple(active)
 
 
 def playout_with_retirements(game, players, options, seed):

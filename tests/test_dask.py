@@ -544,7 +544,7 @@ def test_long_matches_come_back_in_parts_and_store_the_same(bots, reference, tmp
         assert play_missing(plan, store, executor, limits, Path("logs")) == PLANNED
     assert stored(tmp_path / "arena.db") == reference
     parts = [r.getMessage() for r in caplog.records if " games played on " in r.getMessage()]
-    matches = group_into_matches(plan.jobs, executor.jobs)
+    matches = group_into_matches(plan.jobs, executor.workers)
     assert len(matches) < len(parts) == PLANNED
     assert all(": 1 games played on tcp://127.0.0.1:" in message for message in parts)
 

@@ -20,7 +20,7 @@ import pytest
 from support import field_names
 
 from arena.games import GAMES
-from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
+from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions, Outcome, Termination
 from arena.games.detour.board import BOARD, SEGMENTS, WHEEL_NAMES
 from arena.games.detour.engine import (
     CENTRE,
@@ -33,8 +33,8 @@ from arena.games.detour.engine import (
     step,
     walk,
 )
+from arena.games.events import replay
 from arena.games.playout import random_playout
-from arena.play.events import replay
 
 RED_1, RED_2, BLUE_1, BLUE_2, GREEN_1, GREEN_2, YELLOW_1, YELLOW_2 = range(8)
 OFF = (-1, -1)
@@ -650,8 +650,7 @@ def test_the_first_player_to_remove_both_pieces_wins_at_once():
     roll(state, 2, 2)
     do(state, piece=RED_1, die=2)
     assert state.current_player() == TERMINAL
-    assert state.outcome().to_json() == {"placements": [1, 2, 2], "winners": [0], "ending": "normal",
-                                        "scores": None}
+    assert state.outcome() == Outcome((1, 2, 2), Termination.NORMAL) and state.outcome().winners == (0,)
     assert state.last[-1] == {"cause": "win", "seat": 0}
 
 
@@ -669,8 +668,7 @@ def test_the_turn_cap_ends_the_game_as_a_draw():
     roll(state, 1, 2)
     do(state, piece=RED_1, die=1)
     assert state.current_player() == TERMINAL
-    assert state.outcome().to_json() == {"placements": [1, 1], "winners": [], "ending": "turn_cap",
-                                        "scores": None}
+    assert state.outcome() == Outcome((1, 1), Termination.TURN_CAP) and state.outcome().winners == ()
 
 
 # ------------------------------------------------------------ four pieces each
@@ -884,6 +882,5 @@ def test_the_last_seat_standing_wins():
     roll(state, 2, 3)
     state.retire(0)
     assert state.is_terminal()
-    assert state.outcome().to_json() == {"placements": [2, 1], "winners": [1],
-                                        "ending": "normal", "scores": None}
+    assert state.outcome() == Outcome((2, 1), Termination.NORMAL) and state.outcome().winners == (1,)
     assert state.to_json()["retired"] == [0]

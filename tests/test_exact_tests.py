@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.stats.pairs import Record, binomial_tail, family_classes, sign_test, superiority
+from arena.stats.pairs import Evidence, Record, binomial_tail, family_evidence, sign_test, superiority
 
 RUNS = 2000
 DRAWS = 0.1
@@ -57,7 +57,7 @@ def test_equal_bots_colour_a_matrix_at_most_five_percent_of_the_time(games, bots
     coloured = old = 0
     for _ in range(RUNS):
         records = equal_records(bots, games, chooser)
-        coloured += any(cls != "ev-none" for cls in family_classes(records))
+        coloured += any(evidence is not Evidence.NONE for evidence in family_evidence(records))
         old += bots == 2 and normal_p(records[0]) <= 0.05
     assert coloured / RUNS <= 0.05
     if bots == 2 and games == 5:

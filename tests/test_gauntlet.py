@@ -19,7 +19,7 @@ from support import ARENA, REPO, arena, arena_environment, python_bot, random_bo
 
 from arena.bots.discovery import discover
 from arena.model import DiceKey, GameRecord
-from arena.play.gauntlet import Gauntlet, Table
+from arena.play.gauntlet import Gauntlet, Matchup
 from arena.stats.pentanomial import PairStats
 from arena.stats.sprt import (
     Estimate,
@@ -151,7 +151,7 @@ def test_a_pair_with_a_referee_failure_is_skipped_not_played_again(tmp_path):
     its pair: not counted, not played again, and the next pairs go on."""
     bots = random_bots(tmp_path / "bots", ["rand_a", "rand_b"])
     specs = {spec.name: spec for spec in discover([bots])}
-    failed = Gauntlet(specs["rand_a"], [Table(specs["rand_b"], "slyyde", {})], DiceKey.from_seed(1)).pair(1)[0]
+    failed = Gauntlet(specs["rand_a"], [Matchup(specs["rand_b"], "slyyde", {})], DiceKey.from_seed(1)).pair(1)[0]
     with Store(tmp_path / "gauntlet.db", writer=True) as store:
         store.add_bots(list(specs.values()))
         store.add_game(GameRecord.referee_failure(failed, "its worker died twice"))

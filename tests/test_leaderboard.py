@@ -29,13 +29,13 @@ from support import RANDOM_BOT, arena, folder_bot, python_bot, random_bots, refe
 
 from arena import results
 from arena.bots.discovery import discover
-from arena.games import GAMES
+from arena.games import GAMES, replays
+from arena.games.events import replay
 from arena.games.playout import random_playout
 from arena.model import BotSpec, DiceKey, Forfeit, GameRecord, Job, Limits, Termination
-from arena.play.events import replay
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
-from arena.site import builder, charts, data, pages, paths, replays, schema
+from arena.site import builder, charts, data, pages, paths, schema
 from arena.stats import pairs
 from arena.store import Store
 
@@ -524,7 +524,7 @@ def test_replays_are_written_once_and_kept_while_nothing_changes(copy):
     games, bots = stored(copy.db)
     seats = tuple(sorted(bots)[:2])
     record = GameRecord(Job("extra/1", "slyyde", seats, 4242, 9, 10_000), events, outcome.placements,
-                        Termination.NORMAL if outcome.ending == "normal" else Termination.TURN_CAP)
+                        Termination.NORMAL if outcome.termination is Termination.NORMAL else Termination.TURN_CAP)
     with Store(copy.db, writer=True) as store:
         assert store.add_game(record)
     with Store(copy.db) as store:
@@ -696,9 +696,10 @@ def test_statistics_for_head_to_head():
     pair = pairs.Record(wins=10, draws=3, losses=0)
     assert pairs.superiority(pair) == pytest.approx(1 - 0.5 ** 11, abs=1e-12)  # P(Bin(11, 1/2) <= 10)
     assert pairs.sign_test(pair) == pytest.approx(2 * 0.5 ** 10, abs=1e-12)
-    assert pairs.family_classes([pair]) == ["ev-strong-win"]
-    assert pairs.family_classes([pairs.Record(wins=0, draws=0, losses=10)]) == ["ev-strong-loss"]
-    assert pairs.family_classes([pairs.Record(draws=4)]) == ["ev-none"]
+    assert pairs.family_evidence([pair]) == [pairs.Evidence.STRONG_WIN]
+    assert pairs.family_evidence([pairs.Record(wins=0, draws=0, losses=10)]) == [pairs.Evidence.STRONG_LOSS]
+    assert pairs.family_evidence([pairs.Record(draws=4)]) == [pairs.Evidence.NONE]
+    assert pages.evidence_class(pairs.Evidence.STRONG_WIN.mirrored()) == "ev-strong-loss"
 
 
 def test_history_chart_escapes_labels_and_thins_long_series():

@@ -118,9 +118,9 @@ def test_equal_bots_colour_no_cell_and_a_dominant_bot_colours_all_its_cells():
     for seed in range(10):
         records = _matrix([1.0] * 12, 20, seed)
         chance += sum(map(_uncorrected, records))
-        assert pairs.family_classes(records) == ["ev-none"] * 66
+        assert pairs.family_evidence(records) == [pairs.Evidence.NONE] * 66
     assert chance >= 10  # about 5% of the 660 pairs by chance alone (2.5% each way)
     records = _matrix([9.0] + [1.0] * 11, 40, 1)
-    classes = pairs.family_classes(records)
-    assert all(cls in ("ev-win", "ev-strong-win") for cls in classes[:11])
-    assert classes[11:] == ["ev-none"] * 55
+    found = pairs.family_evidence(records)
+    assert all(evidence in (pairs.Evidence.WIN, pairs.Evidence.STRONG_WIN) for evidence in found[:11])
+    assert found[11:] == [pairs.Evidence.NONE] * 55

@@ -14,8 +14,8 @@ from support import arena, random_bots, reference_standings
 
 from arena.errors import ArenaError
 from arena.games import GAMES
+from arena.games.events import replay
 from arena.model import BotSpec, DiceKey
-from arena.play.events import replay
 from arena.play.plan import Entrant, plan_pods, plan_round_robin
 from arena.play.tournament import check_request
 from arena.site import paths

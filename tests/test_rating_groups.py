@@ -19,10 +19,10 @@ import pytest
 from support import stored_game
 
 from arena.site import pages
-from arena.site.data import Logs, Model
+from arena.site.data import SiteData, StderrLogs
 from arena.site.paths import BotInfo
 from arena.stats.joint import JointTables
-from arena.stats.standings import compute, text_table, to_csv
+from arena.stats.standings import compute, json_rows, text_table, to_csv
 from arena.store import Store
 
 BOTS = ["A@1", "B@1", "C@1", "D@1", "E@1"]
@@ -57,10 +57,10 @@ def test_one_group_names_none():
 
 def test_standings_rows_csv_and_table_keep_groups_apart():
     rows = compute(two_groups(), {}).rows
-    detour = [row for row in rows if row["table"] == "detour"]
-    assert [row["joint_group"] for row in detour] == [1, 1, 2, 2]
-    assert [row["bot_id"] for row in detour] == ["A@1", "B@1", "D@1", "C@1"]
-    assert detour[0]["joint"] == detour[2]["joint"] == 1573.6
+    detour = [row for row in rows if row.table == "detour"]
+    assert [row.joint_group for row in detour] == [1, 1, 2, 2]
+    assert [row.bot_id for row in detour] == ["A@1", "B@1", "D@1", "C@1"]
+    assert detour[0].joint == detour[2].joint == 1573.6
     parsed = list(csv.DictReader(io.StringIO(to_csv(rows))))
     assert [row["joint_group"] for row in parsed if row["table"] == "detour"] == ["1", "1", "2", "2"]
     lines = text_table(rows)
@@ -72,14 +72,15 @@ def test_standings_rows_csv_and_table_keep_groups_apart():
 
 def test_the_ratings_table_names_the_group(tmp_path: Path):
     with Store(tmp_path / "arena.db", writer=True) as store:
-        store.write_ratings(compute(two_groups(), {}))
+        standings = compute(two_groups(), {})
+        store.write_ratings(json_rows(standings.rows), standings.history)
     with closing(sqlite3.connect(tmp_path / "arena.db")) as db:
         found = dict(db.execute("SELECT bot_id, joint_group FROM ratings WHERE table_name = 'detour'").fetchall())
     assert found == {"A@1": 1, "B@1": 1, "C@1": 2, "D@1": 2}
 
 
 def test_the_site_shows_each_group_in_a_table_of_its_own(tmp_path: Path):
-    model = Model({bot: BotInfo(bot, bot[0], "1") for bot in BOTS}, Logs(tmp_path))
+    model = SiteData({bot: BotInfo(bot, bot[0], "1") for bot in BOTS}, StderrLogs(tmp_path))
     for game in two_groups():
         model.ladder.add(game)
         model.joint.add(game)

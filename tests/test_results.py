@@ -75,3 +75,12 @@ def test_a_shared_win_is_a_draw_in_the_standings_columns_and_in_elo():
         rows = {row.bot_id: row for row in standings([game], {}) if row.game == "ciclovia"}
         assert (rows["a"].wins, rows["a"].draws, rows["a"].losses) == (0, 1, 0)
         assert rows["a"].elo == rows["b"].elo == 1500.0
+
+
+def test_who_placed_first_in_words():
+    assert results.first_place_words(["alpha", "beta"], (1, 2)) == "alpha wins"
+    assert results.first_place_words(["red", "you"], (2, 1)) == "you win"
+    assert results.first_place_words(["a", "b", "c"], (1, 1, 3)) == "a and b share first place"
+    assert results.first_place_words(["a", "b"], (1, 1)) == "a draw"
+    assert results.first_place_words(["solo"], (1,)) == "solo wins"
+    assert [results.ordinal(place) for place in (1, 2, 3, 4)] == ["1st", "2nd", "3rd", "4th"]

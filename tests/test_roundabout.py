@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from arena.games.base import CHANCE, TERMINAL, IllegalAction
+from arena.games.base import CHANCE, TERMINAL, IllegalAction, Outcome, Termination
 from arena.games.playout import random_playout
 from arena.games.roundabout import engine as rb
 from arena.games.roundabout.engine import GAME, PATHS, RoundaboutState
@@ -756,7 +756,7 @@ def test_the_first_player_to_remove_all_darts_wins():
     state = roll(position({WHITE: [(2, 14, CW)], RED: [(4, 12, CW)]}), 3, 5)
     state.apply_action(move(0, 3))
     assert state.current_player() == TERMINAL
-    assert state.outcome().winners == (WHITE,) and state.outcome().ending == "normal"
+    assert state.outcome().winners == (WHITE,) and state.outcome().termination is Termination.NORMAL
 
 
 # ------------------------------------------------------------------ the Golden Rule
@@ -892,7 +892,7 @@ def test_the_turn_cap_ends_the_game_as_a_draw():
     state.apply_action(move(0, 2))
     state.apply_action(move(0, 3))
     assert state.current_player() == TERMINAL
-    assert state.outcome().winners == () and state.outcome().ending == "turn_cap"
+    assert state.outcome().winners == () and state.outcome().termination is Termination.TURN_CAP
     assert state.to_json()["end_reason"] == "turn_cap"
 
 
@@ -903,7 +903,7 @@ def test_a_game_where_no_one_can_ever_move_again_ends_as_a_draw(monkeypatch):
     monkeypatch.setattr(RoundaboutState, "_stalled", lambda self: True)
     state = roll(boxed(), 1, 2)
     assert state.current_player() == TERMINAL
-    assert state.outcome().winners == () and state.outcome().ending == "stalemate"
+    assert state.outcome().winners == () and state.outcome().termination is Termination.STALEMATE
     assert state.to_json()["end_reason"] == "stalemate"
     assert state.last[-1] == {"cause": "end", "reason": "stalemate"}
 
@@ -942,7 +942,7 @@ def test_actions_not_offered_are_refused():
 def test_random_games_end_in_every_player_count():
     for players in (2, 3, 4):
         final, _ = random_playout(GAME, players, 11)
-        assert final.is_terminal() and final.outcome().ending == "normal"
+        assert final.is_terminal() and final.outcome().termination is Termination.NORMAL
 
 
 # ------------------------------------------------------------------ placements and retiring
@@ -1040,7 +1040,6 @@ def test_the_last_seat_standing_wins():
     assert not state.is_terminal()
     state.retire(WHITE)
     assert state.is_terminal() and state.to_json()["end_reason"] == "won"
-    assert state.outcome().to_json() == {"placements": [2, 1, 2], "winners": [RED],
-                                        "ending": "normal", "scores": None}
+    assert state.outcome() == Outcome((2, 1, 2), Termination.NORMAL) and state.outcome().winners == (RED,)
     with pytest.raises(IllegalAction):
         state.retire(RED)

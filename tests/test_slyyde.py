@@ -10,8 +10,9 @@ import pytest
 from support import field_names
 
 from arena.games import GAMES
-from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
+from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions, Outcome, Termination
 from arena.games.dice import DiceStreams
+from arena.games.events import chance_event, replay, retire_event
 from arena.games.playout import random_playout
 from arena.games.slyyde.board import board_data, spiral_cells
 from arena.games.slyyde.engine import (
@@ -26,7 +27,6 @@ from arena.games.slyyde.engine import (
     SlyydeState,
 )
 from arena.model import BotSpec, DiceKey
-from arena.play.events import chance_event, replay, retire_event
 from arena.play.plan import Entrant, plan_round_robin
 
 SEATS = ("red", "blue", "green", "yellow")
@@ -492,8 +492,7 @@ def test_a_diagonal_onto_a_safe_square_shares_it():  # decision 10
 def test_the_exact_roll_reaches_the_centre_and_wins():
     state = roll(position(red=95, blue=20), 4)
     assert state.current_player() == TERMINAL
-    assert state.outcome().to_json() == {"placements": [1, 2], "winners": [RED], "ending": "normal",
-                                        "scores": None}
+    assert state.outcome() == Outcome((1, 2), Termination.NORMAL, None) and state.outcome().winners == (RED,)
 
 
 def test_a_roll_too_high_stays_and_is_not_a_landing():  # decision 9
@@ -520,8 +519,7 @@ def test_solo_counts_every_roll_and_scores_the_count():  # decision 18
     for die in (6, 6, 5, 3):  # 96; too high but a 6; too high; centre
         roll(state, die)
     assert state.is_terminal() and state.rolls == [4]
-    assert state.outcome().to_json() == {"placements": [1], "winners": [RED], "ending": "normal",
-                                        "scores": [4]}
+    assert state.outcome() == Outcome((1,), Termination.NORMAL, (4,)) and state.outcome().winners == (RED,)
 
 
 def test_solo_back_6_does_nothing():
@@ -544,8 +542,7 @@ def test_multiplayer_keeps_each_seats_roll_count():
 def test_the_turn_cap_ends_the_game_as_a_draw():  # decision 17
     state = roll(position(red=11, blue=20, turns=TURN_CAP - 1), 6)
     assert state.is_terminal() and state.turns == TURN_CAP
-    assert state.outcome().to_json() == {"placements": [1, 1], "winners": [], "ending": "turn_cap",
-                                        "scores": None}
+    assert state.outcome() == Outcome((1, 1), Termination.TURN_CAP, None) and state.outcome().winners == ()
 
 
 def test_a_win_on_the_last_turn_counts():  # decision 17
@@ -617,7 +614,7 @@ def test_at_the_turn_cap_every_seat_still_in_ties_and_the_retired_come_last():  
     state = position(red=30, blue=40, green=50, turns=TURN_CAP - 1)
     state.retire(GREEN)
     roll(state, 1)
-    assert state.outcome().ending == "turn_cap"
+    assert state.outcome().termination is Termination.TURN_CAP
     assert state.outcome().placements == (1, 1, 3) and state.outcome().winners == (RED, BLUE)
 
 
@@ -680,8 +677,7 @@ def test_the_last_seat_standing_wins():  # decision 26
     assert not state.is_terminal()
     state.retire(RED)
     assert state.is_terminal()
-    assert state.outcome().to_json() == {"placements": [2, 1, 2], "winners": [BLUE],
-                                        "ending": "normal", "scores": None}
+    assert state.outcome() == Outcome((2, 1, 2), Termination.NORMAL, None) and state.outcome().winners == (BLUE,)
     with pytest.raises(IllegalAction):
         state.retire(BLUE)
 

@@ -10,10 +10,10 @@ import sqlite_utils
 
 from arena.errors import StoreError
 from arena.games import get_game
+from arena.games.events import replay
 from arena.games.playout import random_playout
-from arena.model import BotSpec, DecisionTimes, Forfeit, GameRecord, Job, Termination
-from arena.play.events import replay
-from arena.site.replays import REPLAY_FORMAT, with_replay
+from arena.games.replays import REPLAY_FORMAT, with_replay
+from arena.model import BotSpec, DecisionTimes, Event, Forfeit, GameRecord, Job, Termination
 from arena.store import MIGRATIONS, SCHEMA_VERSION, Store
 
 SPECS = [BotSpec(name, ("true",), f"/bots/{name}", name * 16) for name in ("a", "b")]
@@ -153,3 +153,15 @@ def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_i
         assert store.events("old") == played("old", 4).events
         store.add_game(with_replay(played("new", 5, 1)))
         assert store.replay("new", REPLAY_FORMAT) is not None
+
+
+def test_a_records_decision_times_are_told_apart_by_seat():
+    events: list[Event] = [{"kind": "chance", "stream": "seat:0", "purpose": "roll", "values": [3]},
+                           {"kind": "decision", "seat": 0, "offered": [{}], "chosen": 0},
+                           {"kind": "decision", "seat": 1, "offered": [{}], "chosen": 0},
+                           {"kind": "retire", "seat": 1, "reason": "timeout"},
+                           {"kind": "decision", "seat": 0, "offered": [{}], "chosen": 0}]
+    record = GameRecord(Job("k", "detour", ("a", "b"), 1), events, (1, 2), Termination.TIMEOUT,
+                        times=DecisionTimes(1.0, (0.25, 0.5, 0.125)))
+    assert record.decision_seconds(0) == [0.25, 0.125]
+    assert record.decision_seconds(1) == [0.5]

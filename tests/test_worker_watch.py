@@ -21,7 +21,7 @@ import pytest
 from support import random_bots
 
 from arena.model import DiceKey, GameRecord, Limits, Termination
-from arena.play import executors
+from arena.play import executors, match
 from arena.play.executors import LocalExecutor
 from arena.play.tournament import check_request, plan_tournament, play_missing
 from arena.store import Store
@@ -36,7 +36,7 @@ PLANNED = 12
 def short_deadline(monkeypatch):
     """A worker is taken for stopped after 5 + 2 × 1 + 1 = 8 s without a
     heartbeat (the slack of a busy machine is 10 s in earnest)."""
-    monkeypatch.setattr(executors, "WORKER_SLACK", 1.0)
+    monkeypatch.setattr(match, "WORKER_SLACK", 1.0)
 
 
 def run(tmp_path: Path, on_game: Callable[[GameRecord], None] = lambda record: None) -> tuple[Store, list[str], int]:

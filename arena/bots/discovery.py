@@ -14,7 +14,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from arena.errors import ArenaError
@@ -50,6 +50,16 @@ def discover(folders: Sequence[str | Path]) -> list[BotSpec]:
     if not found:
         raise ArenaError(f"no bots found in {', '.join(map(str, folders))}")
     return sorted(found.values(), key=lambda spec: spec.name)
+
+
+def named_bots(found: Iterable[BotSpec], names: Sequence[str]) -> list[BotSpec]:
+    """The bots called ``names``, in that order, among those found; a name
+    that no bot has is an error that lists the names there are."""
+    by_name = {spec.name: spec for spec in found}
+    for name in names:
+        if name not in by_name:
+            raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(by_name))})")
+    return [by_name[name] for name in names]
 
 
 def _not_a_bot(entry: Path) -> str | None:

@@ -360,7 +360,7 @@ def _clamped(which: int, value: int) -> int:
 
 
 @dataclass
-class Box:
+class Confinement:
     """How one bot process is confined; handed to its warden."""
 
     rlimits: dict[str, Any]
@@ -386,7 +386,7 @@ class Box:
             warden.remove_cgroup(path, time.monotonic() + 1.0)
 
 
-def prepare(limits: Limits, workdir_root: str, workdir_prefix: str) -> Box:
+def prepare(limits: Limits, workdir_root: str, workdir_prefix: str) -> Confinement:
     """The box for one new bot process; the warden makes its cgroups and,
     without a box, its working folder (in ``workdir_root``, named
     ``workdir_prefix`` and a random part)."""
@@ -404,7 +404,7 @@ def prepare(limits: Limits, workdir_root: str, workdir_prefix: str) -> Box:
         "RLIMIT_NOFILE": _clamped(resource.RLIMIT_NOFILE, limits.open_files),
         "RLIMIT_CORE": 0,
     }
-    box = Box(rlimits, None if limits.isolation == "box" else workdir_root, workdir_prefix)
+    box = Confinement(rlimits, None if limits.isolation == "box" else workdir_root, workdir_prefix)
     box.memory_watch = limits.memory_bytes
     if place is not None:
         box.cgroup_version, box.cgroup_settings = place.version, place.settings(limits)

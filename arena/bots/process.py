@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 from arena.bots import isolation, warden
 from arena.errors import ArenaError, BotCrashed, BotProtocolError, BotTimeout
@@ -151,7 +151,7 @@ class _StderrDrain(threading.Thread):
     each game's start); counts the rest and drops it. A file is created
     only when the bot writes to it, so a quiet bot leaves no empty logs."""
 
-    def __init__(self, stream, log_path: Path | None, cap: int) -> None:
+    def __init__(self, stream: IO[bytes], log_path: Path | None, cap: int) -> None:
         super().__init__(daemon=True)
         self.stream = stream
         self._fd = stream.fileno()
@@ -164,6 +164,7 @@ class _StderrDrain(threading.Thread):
         self._log: BinaryIO | None = None
         self.written = self._existing_size()
         self.dropped = 0
+        self.received = 0  # every byte the bot wrote to stderr over the process's life, kept or dropped
 
     def _existing_size(self) -> int:
         try:
@@ -225,6 +226,7 @@ class _StderrDrain(threading.Thread):
             self._log.flush()
         self.written += len(keep)
         self.dropped += len(chunk) - len(keep)
+        self.received += len(chunk)
 
     def _close_log(self) -> None:
         if self._log is not None:
@@ -325,6 +327,12 @@ class BotProcess:
             self._freezer.thaw()
             self.frozen = False
             self.thawed_at = time.monotonic()
+
+    @property
+    def stderr_received(self) -> int:
+        """The bytes the bot wrote to stderr so far, kept in its logs or
+        dropped over the cap (all of them once the process is closed)."""
+        return self._drain.received
 
     def log_stderr_to(self, path: Path | None) -> None:
         """From now on, keep the bot's stderr in ``path`` (None: drop it)."""

@@ -15,7 +15,7 @@ from arena.bots.process import BotProcess, encode_json
 from arena.errors import BotChanged, BotCrashed, BotError, BotProtocolError, IllegalAnswer
 from arena.games import GAMES, get_spec
 from arena.games.base import Action, State
-from arena.model import BotSpec, Job, Limits
+from arena.model import BotSpec, Event, Job, Limits
 
 VERSION = 1
 
@@ -90,13 +90,14 @@ class BotSeat:
         self.limits = limits
         self.stderr_log = stderr_log
         self.process: BotProcess | None = None
+        self.stderr_received = 0  # bytes its ended processes wrote to stderr, kept or dropped
         self.updates = False
         self._seeds: set[int] = set()  # the dice seeds the running process has played
-        self._guard = _KillingOnFailure(self)
+        self._guard = _KillOnBotError(self)
 
     def start(self) -> BotProcess:
         """The bot's process, started and greeted first if it is not running."""
-        with self._killing_on_failure():
+        with self._kill_on_bot_error():
             if self.process is None:
                 check_unchanged(self.spec)
                 self._seeds = set()
@@ -111,7 +112,7 @@ class BotSeat:
             self.close()
         self.start()
         self._seeds.add(job.seed)
-        with self._killing_on_failure():
+        with self._kill_on_bot_error():
             self._running().send_line(game_start_line({
                 "type": "game_start", "game": job.game, "game_id": job.game_id, "seat": seat,
                 "players": len(job.seats), "options": job.options,
@@ -124,7 +125,7 @@ class BotSeat:
         answer, and an answer waiting in the pipe is read however late the referee
         looks (process.receive), so a referee that stalls costs no bot its
         game. The bot that had the turn before is frozen first (``_Turns``)."""
-        with self._killing_on_failure():
+        with self._kill_on_bot_error():
             process = self._running()
             # The bot that had the turn is stopped before this one's clock
             # starts: a CPU hog's children cannot eat into its time.
@@ -144,10 +145,10 @@ class BotSeat:
             except ValueError as exc:
                 raise IllegalAnswer(str(exc)) from None
 
-    def observe(self, event: dict[str, Any], state: State) -> None:
+    def observe(self, event: Event, state: State) -> None:
         if not self.updates:
             return
-        with self._killing_on_failure():
+        with self._kill_on_bot_error():
             self._running().send({"type": "update", "event": public_event(event)},
                                  self.limits.move_timeout)
 
@@ -155,7 +156,7 @@ class BotSeat:
         if self.process is None:
             return
         pause_bots()  # the game is over: nobody's turn
-        with self._killing_on_failure():
+        with self._kill_on_bot_error():
             self.process.send({"type": "game_end", "result": result, "state": state.to_json()},
                               self.limits.move_timeout)
 
@@ -166,12 +167,25 @@ class BotSeat:
             raise BotCrashed("the bot's process is gone")
         return self.process
 
+    def log_stderr_to(self, log: Path | None) -> None:
+        """Keep the bot's stderr in ``log`` from now on: its running process
+        at once, and any process the seat starts later (after a failure)."""
+        self.stderr_log = log
+        if self.process is not None:
+            self.process.log_stderr_to(log)
+
     def close(self) -> None:
         if self.process is not None:
             self.process.close()
-            self.process = None
+            self._process_ended()
 
-    def _killing_on_failure(self) -> _KillingOnFailure:
+    def _process_ended(self) -> None:
+        """Count what the process, closed or killed, wrote to stderr, and let it go."""
+        assert self.process is not None
+        self.stderr_received += self.process.stderr_received
+        self.process = None
+
+    def _kill_on_bot_error(self) -> _KillOnBotError:
         """A context in which a failure kills the bot's process (and is
         raised on)."""
         return self._guard
@@ -202,8 +216,8 @@ def pause_bots() -> None:
     _turns.pass_to(None)
 
 
-class _KillingOnFailure:
-    """BotSeat._killing_on_failure, as a class: entered for every message,
+class _KillOnBotError:
+    """BotSeat._kill_on_bot_error, as a class: entered for every message,
     where a generator-based context manager costs several times more."""
 
     def __init__(self, seat: BotSeat) -> None:
@@ -217,7 +231,7 @@ class _KillingOnFailure:
             seat = self.seat
             if seat.process is not None:
                 seat.process.kill()
-                seat.process = None
+                seat._process_ended()
         # None: whatever was raised goes on
 
 
@@ -255,9 +269,9 @@ def game_start_line(message: dict[str, Any]) -> bytes:
             + ("," + after[1:] if len(after) > 2 else "}") + "\n").encode()
 
 
-def public_event(event: dict[str, Any]) -> dict[str, Any]:
+def public_event(event: Event) -> dict[str, Any]:
     """An event as other seats hear it: a decision names the chosen action
     instead of carrying the whole offered list."""
     if event["kind"] == "decision":
         return {"kind": "decision", "seat": event["seat"], "action": event["offered"][event["chosen"]]}
-    return event
+    return dict(event)

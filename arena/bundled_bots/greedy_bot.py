@@ -66,9 +66,10 @@ from arena.house.loop import serve
 NAME = "greedy_bot"
 PLAN_BUDGET = 3000      # own-turn positions expanded per decision, at most
 TIME_SHARE = 0.4        # of the move time, after which positions are scored as they stand
+Evaluate = Callable[[State], list[float]]  # each seat's value of a state
 
 
-def plan_values(state: State, evaluate: Callable[[State], list[float]],
+def plan_values(state: State, evaluate: Evaluate,
                 deadline: float = math.inf, budget: int = PLAN_BUDGET) -> list[float]:
     """For each legal action, the best value for the deciding seat over its
     own decisions that follow in the same turn. Past ``deadline`` (a
@@ -85,7 +86,7 @@ def plan_values(state: State, evaluate: Callable[[State], list[float]],
     return values
 
 
-def _best(state: State, seat: int, evaluate, budget: list[int], deadline: float) -> float:
+def _best(state: State, seat: int, evaluate: Evaluate, budget: list[int], deadline: float) -> float:
     if state.current_player() != seat or budget[0] <= 0 or time.perf_counter() > deadline:
         return evaluate(state)[seat]
     budget[0] -= 1
@@ -97,7 +98,7 @@ def _best(state: State, seat: int, evaluate, budget: list[int], deadline: float)
     return best
 
 
-def choose(state: State, evaluate, rng: random.Random, deadline: float = math.inf) -> int:
+def choose(state: State, evaluate: Evaluate, rng: random.Random, deadline: float = math.inf) -> int:
     """The index of the greedy action; ties broken by ``rng``."""
     actions = state.legal_actions()
     if len(actions) == 1:
@@ -115,13 +116,14 @@ class Greedy:
 
     def __init__(self) -> None:
         self.rng = random.Random()
-        self.evaluate: Callable[[State], list[float]] | None = None
+        self.evaluate: Evaluate | None = None
 
     def start(self, game_name: str, seed: int) -> None:
         self.rng.seed(seed)
         self.evaluate = evaluator(game_name)
 
     def decide(self, state: State, seconds: float, received: float) -> int:
+        assert self.evaluate is not None, "the loop asks for decisions between start and end"
         return choose(state, self.evaluate, self.rng, received + TIME_SHARE * seconds)
 
     def end(self) -> None:

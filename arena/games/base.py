@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from arena import results
+from arena.model import Termination as Termination  # the engines end games with its members
 
 Action = dict[str, Any]
 
@@ -68,35 +69,30 @@ class ChanceRequest:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended.
+    """How a finished game ended by its rules.
 
     ``placements`` holds one placement per seat: 1 is best, seats that tie
     share a placement, and placements follow competition ranking (two seats
     tied first, the next is third: ``(1, 1, 3)``). Seats that retired rank
-    below every seat still in the game and tie among themselves. ``ending``
-    is a short machine word: ``"normal"`` (the rules decided), ``"turn_cap"``
-    (the game's turn cap) or ``"stalemate"`` (no one can ever move again);
-    those two tie every seat still in the game. The referee adds forfeits of
-    its own. ``scores`` carries game points where the game has them
-    (a points game's totals, a solo race's roll count), else None.
+    below every seat still in the game and tie among themselves.
+    ``termination`` is ``NORMAL`` (the rules decided), ``TURN_CAP`` (the
+    game's turn cap) or ``STALEMATE`` (no one can ever move again); those
+    two tie every seat still in the game. The referee adds forfeits of its
+    own. ``scores`` carries game points where the game has them (a points
+    game's totals, a solo race's roll count), else None.
     """
 
     placements: tuple[int, ...]
-    ending: str = "normal"
+    termination: Termination = Termination.NORMAL
     scores: tuple[float, ...] | None = None
 
     @property
     def winners(self) -> tuple[int, ...]:
         """The seats placed first; none when every seat shares first place
         (a draw), or when a solo game did not end by its rules."""
-        if len(self.placements) == 1 and self.ending != "normal":
+        if len(self.placements) == 1 and self.termination is not Termination.NORMAL:
             return ()
         return results.winners(self.placements)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"placements": list(self.placements), "winners": list(self.winners),
-                "ending": self.ending,
-                "scores": None if self.scores is None else list(self.scores)}
 
 
 def competition_placements(keys: Sequence[Any]) -> tuple[int, ...]:
@@ -201,7 +197,7 @@ class Game:
     """A registered game: its facts and how to make its states.
 
     ``turn_cap`` is the number of turns after which the engine ends the game
-    as a draw (ending ``"turn_cap"``); each rules document says what a turn
+    as a draw (``Termination.TURN_CAP``); each rules document says what a turn
     is. ``options`` names the options ``new_state`` accepts, with a one-line
     description each. ``board`` is the board as data, with coordinates to
     draw it, shared by the engine and the leaderboard.

@@ -9,18 +9,19 @@ from typing import Any
 
 from arena.games.base import CHANCE, TERMINAL, Game, State
 from arena.games.dice import DiceStreams
-from arena.play.events import chance_event, decision_event
+from arena.games.events import chance_event, decision_event
+from arena.model import Event
 
 
 def random_playout(game: Game, num_players: int, seed: int,
-                   options: dict[str, Any] | None = None) -> tuple[State, list[dict[str, Any]]]:
+                   options: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
     """Play one game with uniformly random decisions; return the final state
     and the record's events. Chance comes from the seeded streams, decisions
     from their own generator, both derived from ``seed``."""
     state = game.new_state(num_players, options)
     dice = DiceStreams(seed)
     chooser = random.Random(seed)
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     while (seat := state.current_player()) != TERMINAL:
         if seat == CHANCE:
             request = state.chance_request()

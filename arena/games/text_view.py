@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from arena.games.base import Game
+from arena.results import first_place_words, ordinal
 
 Json = dict[str, Any]
 MARKS = "ABCD"
@@ -26,10 +27,6 @@ MARKS = "ABCD"
 
 def compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
-
-
-def _ordinal(place: int) -> str:
-    return f"{place}{'st' if place == 1 else 'nd' if place == 2 else 'rd' if place == 3 else 'th'}"
 
 
 class TextView:
@@ -92,14 +89,8 @@ class TextView:
 
     def result(self, placements: list[int], scores: list[float] | None = None) -> list[str]:
         """Who won (or shares first place, or a draw) and every seat's place."""
-        first = [self.seat(seat) for seat, place in enumerate(placements) if place == 1]
-        if len(first) == len(placements) and len(placements) > 1:
-            words = "a draw"
-        elif len(first) > 1:
-            words = " and ".join(first) + " share first place"
-        else:
-            words = f"{first[0]} {'win' if first[0] == 'you' else 'wins'}"
+        words = first_place_words([self.seat(seat) for seat in range(len(placements))], placements)
         order = sorted(range(len(placements)), key=lambda seat: (placements[seat], seat))
-        places = ", ".join(f"{_ordinal(placements[seat])} {self.seat(seat)}" +
+        places = ", ".join(f"{ordinal(placements[seat])} {self.seat(seat)}" +
                            (f" ({scores[seat]:g} {self.score_unit})" if scores else "") for seat in order)
         return [f"result: {words}", f"places: {places}"]

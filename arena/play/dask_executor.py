@@ -50,7 +50,7 @@ from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Any
 
-from distributed import Client, LocalCluster, as_completed
+from distributed import Client, Future, LocalCluster, as_completed
 from distributed.scheduler import KilledWorker
 
 import arena
@@ -58,8 +58,7 @@ from arena.bots.bundle import pack_bot, safe_relative
 from arena.errors import ArenaError
 from arena.model import BotSpec, GameRecord, Job, Limits
 from arena.play.dask_worker import HEARTBEAT_EVERY, INSTALL_HINT, PROGRESS_TOPIC, play_match_task, probe_task
-from arena.play.executors import worker_deadline
-from arena.play.match import match_log_dir
+from arena.play.match import match_log_dir, worker_deadline
 
 log = logging.getLogger(__name__)
 
@@ -82,37 +81,37 @@ class DaskExecutor:
     If for ``worker_timeout`` seconds games are waiting and no usable worker
     can take them, the run fails with one line saying why."""
 
-    def __init__(self, jobs: int, scheduler: str | None = None, task_seconds: float = 5.0,
+    def __init__(self, workers: int, scheduler: str | None = None, task_seconds: float = 5.0,
                  worker_timeout: float = 60.0, notify: Callable[[str], None] = lambda message: None) -> None:
-        if jobs < 1:
-            raise ArenaError(f"--jobs must be at least 1, got {jobs}")
+        if workers < 1:
+            raise ArenaError(f"--jobs must be at least 1, got {workers}")
         self.scheduler = scheduler
         self.task_seconds = task_seconds
         self.worker_timeout = worker_timeout
         self.notify = notify
-        self._jobs = jobs
+        self._workers = workers
         self._cluster_threads: int | None = None
 
     @property
-    def jobs(self) -> int:
+    def workers(self) -> int:
         """Matches the cluster can play at once, which sizes the matches: the
         local cluster's workers, or the threads of the workers connected to
         the scheduler (``--jobs`` if none is connected yet)."""
         if self.scheduler is None:
-            return self._jobs
+            return self._workers
         if self._cluster_threads is None:
             client = self._connect()
             try:
                 self._cluster_threads = sum(client.nthreads().values())
             finally:
                 client.close()
-        return self._cluster_threads or self._jobs
+        return self._cluster_threads or self._workers
 
     def describe(self) -> str:
         """Where the games are played, for the line that starts a tournament."""
         if self.scheduler is None:
-            return f"a local dask cluster of {_plural(self._jobs, 'worker')}"
-        threads = self.jobs and self._cluster_threads
+            return f"a local dask cluster of {_plural(self._workers, 'worker')}"
+        threads = self.workers and self._cluster_threads
         if threads:
             return f"the dask cluster at {self.scheduler} ({_plural(threads, 'worker thread')} connected)"
         return (f"the dask cluster at {self.scheduler} (no worker connected yet: "
@@ -151,7 +150,7 @@ class DaskExecutor:
         main = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
-            return LocalCluster(n_workers=self._jobs, threads_per_worker=1, processes=True,
+            return LocalCluster(n_workers=self._workers, threads_per_worker=1, processes=True,
                                 host="127.0.0.1", dashboard_address=_free_dashboard_address(),
                                 silence_logs=logging.ERROR)
         except (OSError, RuntimeError) as exc:
@@ -190,7 +189,8 @@ def _free_dashboard_address() -> str | None:
 
 def _dashboard_link(client: Client) -> str | None:
     try:
-        return client.dashboard_link
+        link: str = client.dashboard_link
+        return link
     except (KeyError, AttributeError, OSError):  # the scheduler runs no dashboard
         return None
 
@@ -318,7 +318,7 @@ class _Session:
 
     # -- results ---------------------------------------------------------------
 
-    def _finished(self, future) -> Iterator[GameRecord]:
+    def _finished(self, future: Future[Any]) -> Iterator[GameRecord]:
         part, jobs, _ = self.pending.pop(future)
         with self.lock:
             for address in self.seen_on.pop(part.task_key, ()):
@@ -365,7 +365,7 @@ class _Session:
         self.pending[future] = (part, jobs, allowed)
         self.completed.add(future)
 
-    def _on_progress(self, event) -> None:
+    def _on_progress(self, event: tuple[float, dict[str, Any]]) -> None:
         _, message = event
         with self.lock:
             self.seen_on.setdefault(message["key"], set()).add(message["worker"])
@@ -437,7 +437,7 @@ class _Session:
             self.probing[future] = address
             self.completed.add(future)
 
-    def _probed(self, future) -> None:
+    def _probed(self, future: Future[Any]) -> None:
         address = self.probing.pop(future)
         worker = self.workers[address]
         problems = _result(future, future.key, f"the bot check {future.key}")
@@ -557,7 +557,7 @@ class _Session:
                          "they are not stored: run again to play them")
 
 
-async def _remove_worker(address: str, dask_scheduler=None) -> None:
+async def _remove_worker(address: str, dask_scheduler: Any = None) -> None:
     """Runs on the scheduler: forget a worker that stopped answering, and
     send its tasks elsewhere (its process, maybe on another machine, is its
     owner's to end)."""
@@ -579,7 +579,7 @@ def _environment_problem(python: Any, executable: Any, version: Any) -> str | No
     return None
 
 
-def _result(future, key: str, what: str | None = None) -> Any:
+def _result(future: Future[Any], key: object, what: str | None = None) -> Any:
     what = what or f"match {key}"
     try:
         return future.result()

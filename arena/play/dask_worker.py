@@ -25,9 +25,10 @@ import arena
 from arena.bots import warden
 from arena.bots.bundle import BotBundle, unpack_bot
 from arena.errors import ArenaError
+from arena.games.replays import with_replay
 from arena.model import Job, Limits
 from arena.play.match import match_log_dir, play_match
-from arena.site.replays import with_replay
+from arena.play.probe import probe_bots
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +44,6 @@ def probe_task(bundles: list[dict[str, Any]], limits: Limits) -> dict[str, str |
     """Runs on a worker before it is given any match: start every bot once
     and shake hands, as the client did. A bot that fails here cannot play
     here; that is this worker's problem, not a game the bot lost."""
-    from arena.play.tournament import probe_bots
-
     cache = _bot_cache()
     specs = [unpack_bot(BotBundle.from_plain(bundle), cache) for bundle in bundles]
     return {probe.spec.bot_id: probe.problem for probe in probe_bots(specs, limits)}
@@ -186,7 +185,7 @@ class _CapturedLogs(logging.Handler):
         self.logger.addHandler(self)
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.logger.removeHandler(self)
 
     def emit(self, record: logging.LogRecord) -> None:

@@ -1,7 +1,7 @@
 """Executors run matches and hand finished games back, one at a time, to the
 single process that stores them (a game the referee could not play, because
 its worker hung or died twice, as a referee failure). Each game comes back with its replay, made
-where it was played (arena.site.replays.with_replay), in parallel with the
+where it was played (arena.games.replays.with_replay), in parallel with the
 other games, so the site need not replay it.
 
 The local executor forks worker processes (fork, so multiprocessing-logging
@@ -25,13 +25,14 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
+from types import FrameType
 from typing import Any, Protocol
 
 from arena.bots.warden import PR_SET_PDEATHSIG
 from arena.errors import ArenaError
+from arena.games.replays import with_replay
 from arena.model import BotSpec, GameRecord, Job, Limits
-from arena.play.match import play_match
-from arena.site.replays import with_replay
+from arena.play.match import play_match, worker_deadline
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ class Executor(Protocol):
     the process that stores them: LocalExecutor or DaskExecutor."""
 
     @property
-    def jobs(self) -> int:
+    def workers(self) -> int:
         """How many matches run at once (the plan cuts matches to keep them busy)."""
         ...
 
@@ -59,39 +60,26 @@ class Executor(Protocol):
         ...
 
 
-def make_executor(kind: str, jobs: int, scheduler: str | None = None, worker_timeout: float = 60.0,
+def make_executor(kind: str, workers: int, scheduler: str | None = None, worker_timeout: float = 60.0,
                   notify: Callable[[str], None] = lambda message: None) -> Executor:
     """The executor named on the command line; ``notify`` hears what the
     user must know while it runs (a cluster's bad or lost workers)."""
     if kind == "local":
         if scheduler:
             raise ArenaError("--scheduler needs --executor dask")
-        return LocalExecutor(jobs, notify=notify)
+        return LocalExecutor(workers, notify=notify)
     if kind == "dask":
-        try:
+        try:  # distributed is an optional dependency (the dask extra): imported only when asked for
             from arena.play.dask_executor import DaskExecutor
         except ImportError as exc:
             if (exc.name or "").partition(".")[0] not in ("distributed", "dask"):
                 raise
             raise ArenaError(f"the dask executor needs the dask extra: {DASK_INSTALL_HINT}") from None
-        return DaskExecutor(jobs, scheduler, worker_timeout=worker_timeout, notify=notify)
+        return DaskExecutor(workers, scheduler, worker_timeout=worker_timeout, notify=notify)
     raise ArenaError(f"unknown executor: {kind!r} (available: local, dask)")
 
 
-# What a worker may take between two heartbeats beyond the limits' own
-# bound (see worker_deadline): making a replay, sending a record, killing a
-# bot's process group, a busy machine.
-WORKER_SLACK = 10.0
 _TICK = 0.5  # seconds between the parent's looks at its workers
-
-
-def worker_deadline(limits: Limits) -> float:
-    """How long a busy worker may go without a heartbeat before it is taken
-    for stopped or hung. A worker beats before every call into a seat and
-    after every game it sends, and the longest call the limits allow is a
-    seat's start: a bot process's handshake (the start-up timeout) and the
-    game's start message (a move timeout); a decision is one move timeout."""
-    return limits.startup_timeout + 2 * limits.move_timeout + WORKER_SLACK
 
 
 class LocalExecutor:
@@ -106,18 +94,18 @@ class LocalExecutor:
     a worker killed in the middle of a message corrupts nothing the others
     use."""
 
-    def __init__(self, jobs: int, notify: Callable[[str], None] = lambda message: None) -> None:
-        if jobs < 1:
-            raise ArenaError(f"--jobs must be at least 1, got {jobs}")
-        self._jobs = jobs
+    def __init__(self, workers: int, notify: Callable[[str], None] = lambda message: None) -> None:
+        if workers < 1:
+            raise ArenaError(f"--jobs must be at least 1, got {workers}")
+        self._workers = workers
         self.notify = notify
 
     @property
-    def jobs(self) -> int:
-        return self._jobs
+    def workers(self) -> int:
+        return self._workers
 
     def describe(self) -> str:
-        return f"{self._jobs} job" if self._jobs == 1 else f"{self._jobs} jobs"
+        return f"{self._workers} job" if self._workers == 1 else f"{self._workers} jobs"
 
     def run(self, matches: list[list[Job]], specs: dict[str, BotSpec], limits: Limits,
             log_dir: Path | None) -> Iterator[GameRecord]:
@@ -156,7 +144,7 @@ class _Pool:
 
     def play(self, matches: list[list[Job]]) -> Iterator[GameRecord]:
         self.waiting.extend(matches)
-        for _ in range(min(self.executor.jobs, len(matches))):
+        for _ in range(min(self.executor.workers, len(matches))):
             self._give(self._start(), self.waiting.popleft())
         last_look = time.monotonic()
         while self.workers:
@@ -312,5 +300,5 @@ def _worker(conn: Connection, beat: Any, specs: dict[str, BotSpec], limits: Limi
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _exit_on_signal(signum, frame) -> None:
+def _exit_on_signal(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)

@@ -20,18 +20,19 @@ from pathlib import Path
 from typing import Any
 
 from arena import results
-from arena.bots.discovery import discover
+from arena.bots.discovery import discover, named_bots
 from arena.errors import ArenaError
 from arena.model import BotSpec, DiceKey, Job, Limits
 from arena.play.executors import Executor
 from arena.play.plan import option_text
-from arena.play.tournament import Plan, Request, play_missing, probe_bots
-from arena.stats.sprt import OUTCOMES, Sprt, pair_outcome
+from arena.play.probe import probe_bots
+from arena.play.tournament import Plan, Request, play_missing
+from arena.stats.sprt import NAMES, OUTCOMES, Sprt, estimate, pair_outcome
 from arena.store import Store
 
 
 @dataclass(frozen=True)
-class Table:
+class Matchup:
     """One opponent at one game (with its options)."""
 
     opponent: BotSpec
@@ -41,28 +42,28 @@ class Table:
 
 @dataclass(frozen=True)
 class Gauntlet:
-    """What a gauntlet plays: the candidate, its tables, the dice key."""
+    """What a gauntlet plays: the candidate, its matchups, the dice key."""
 
     candidate: BotSpec
-    tables: list[Table]
+    matchups: list[Matchup]
     key: DiceKey
 
     @property
     def specs(self) -> dict[str, BotSpec]:
         found = {self.candidate.bot_id: self.candidate}
-        found.update({table.opponent.bot_id: table.opponent for table in self.tables})
+        found.update({matchup.opponent.bot_id: matchup.opponent for matchup in self.matchups})
         return found
 
     def pair(self, number: int) -> tuple[Job, Job]:
         """Pair ``number`` of the whole gauntlet: the candidate first, then second."""
-        table = self.tables[number % len(self.tables)]
-        index = number // len(self.tables)
-        options = option_text(table.options)
-        ids = (self.candidate.bot_id, table.opponent.bot_id)
-        seed = self.key.derive(f"gauntlet/{table.game}{options}/{table.opponent.name}/{index}")
-        prefix = f"g/{table.game}{options}/{ids[0]}/{ids[1]}/p{index}"
-        return (Job(f"{prefix}/a", table.game, ids, seed, index, 2 * number, dict(table.options)),
-                Job(f"{prefix}/b", table.game, ids[::-1], seed, index, 2 * number + 1, dict(table.options)))
+        matchup = self.matchups[number % len(self.matchups)]
+        index = number // len(self.matchups)
+        options = option_text(matchup.options)
+        ids = (self.candidate.bot_id, matchup.opponent.bot_id)
+        seed = self.key.derive(f"gauntlet/{matchup.game}{options}/{matchup.opponent.name}/{index}")
+        prefix = f"g/{matchup.game}{options}/{ids[0]}/{ids[1]}/p{index}"
+        return (Job(f"{prefix}/a", matchup.game, ids, seed, index, 2 * number, dict(matchup.options)),
+                Job(f"{prefix}/b", matchup.game, ids[::-1], seed, index, 2 * number + 1, dict(matchup.options)))
 
 
 def plan_gauntlet(bot_dirs: list[Path], candidate: str, opponents: list[str], request: Request,
@@ -74,17 +75,14 @@ def plan_gauntlet(bot_dirs: list[Path], candidate: str, opponents: list[str], re
         raise ArenaError(f"the candidate {candidate!r} cannot also be an opponent")
     if len(set(opponents)) != len(opponents):
         raise ArenaError(f"an opponent is named twice: {' '.join(opponents)}")
-    found = {spec.name: spec for spec in discover(bot_dirs)}
-    for name in [candidate, *opponents]:
-        if name not in found:
-            raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(found))})")
-    probes = {probe.spec.name: probe for probe in probe_bots([found[n] for n in [candidate, *opponents]], limits)}
+    found = {spec.name: spec for spec in named_bots(discover(bot_dirs), [candidate, *opponents])}
+    probes = {probe.spec.name: probe for probe in probe_bots(list(found.values()), limits)}
     plays: dict[str, frozenset[str]] = {}
     for name, probe in probes.items():
         if probe.entrant is None:
             raise ArenaError(f"bot {name} is unusable: {probe.problem}")
         plays[name] = probe.entrant.games
-    tables = []
+    matchups = []
     for opponent in opponents:
         both = plays[candidate] & plays[opponent]
         if explicit_games:
@@ -95,8 +93,8 @@ def plan_gauntlet(bot_dirs: list[Path], candidate: str, opponents: list[str], re
         games = [game for game in request.games if game in both]
         if not games:
             raise ArenaError(f"{candidate} and {opponent} play no game in common")
-        tables += [Table(found[opponent], game, request.options.get(game, {})) for game in games]
-    return Gauntlet(found[candidate], tables, key)
+        matchups += [Matchup(found[opponent], game, request.options.get(game, {})) for game in games]
+    return Gauntlet(found[candidate], matchups, key)
 
 
 # The outcome of a pair one of whose games is a referee failure: played,
@@ -177,8 +175,6 @@ def run_gauntlet(gauntlet: Gauntlet, store: Store, executor: Executor, limits: L
 def summary(progress: Progress, sprt: Sprt | None) -> dict[str, Any]:
     """What ``--format json`` prints: verdict, LLR and bounds (with
     ``--sprt``), pairs, pentanomial counts, the Elo estimate."""
-    from arena.stats.sprt import NAMES, estimate
-
     found = estimate(progress.counts)
     out: dict[str, Any] = {"pairs": progress.pairs, "pentanomial": dict(zip(NAMES, progress.counts)),
                            "score": round(found.score, 4),

@@ -11,7 +11,7 @@ import click
 from arena.bots.protocol import pause_bots
 from arena.games import get_spec
 from arena.games.base import Action, State
-from arena.model import Job
+from arena.model import Event, Job
 
 
 class HumanSeat:
@@ -39,7 +39,7 @@ class HumanSeat:
             click.echo(f"  {number}: {self.view.action(action, seen)}")
         return click.prompt("your choice", type=click.IntRange(1, len(actions))) - 1
 
-    def observe(self, event: dict[str, Any], state: State) -> None:
+    def observe(self, event: Event, state: State) -> None:
         if event["kind"] == "retire":
             click.echo(f"{self.view.seat(event['seat'])} forfeits ({event['reason'].replace('_', ' ')}) "
                        "and is out of the game")

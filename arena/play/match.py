@@ -15,8 +15,22 @@ from typing import Any
 
 from arena.bots.protocol import BotSeat
 from arena.games.base import Action, State
-from arena.model import BotSpec, GameRecord, Job, Limits
+from arena.model import BotSpec, Event, GameRecord, Job, Limits
 from arena.play.referee import Seat, play_game
+
+# What a worker may take between two heartbeats beyond the limits' own
+# bound (see worker_deadline): making a replay, sending a record, killing a
+# bot's process group, a busy machine.
+WORKER_SLACK = 10.0
+
+
+def worker_deadline(limits: Limits) -> float:
+    """How long a busy worker may go without a heartbeat before it is taken
+    for stopped or hung. A worker beats before every call into a seat and
+    after every game it sends, and the longest call the limits allow is a
+    seat's start: a bot process's handshake (the start-up timeout) and the
+    game's start message (a move timeout); a decision is one move timeout."""
+    return limits.startup_timeout + 2 * limits.move_timeout + WORKER_SLACK
 
 
 def _safe(name: str) -> str:
@@ -48,7 +62,7 @@ def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits, log_d
     the last one played). The stderr logs go to ``folder``, by default the
     match's own under ``log_dir``. ``heartbeat``, if given, is called before
     every call into a seat, so that whoever watches this process sees it is
-    not stopped or hung (see arena.play.executors.worker_deadline)."""
+    not stopped or hung (see worker_deadline)."""
     if folder is None and log_dir:
         folder = match_log_dir(log_dir, jobs)
     seats: dict[str, BotSeat] = {}
@@ -60,7 +74,7 @@ def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits, log_d
                 logs.append(log)
                 if bot_id not in seats:
                     seats[bot_id] = BotSeat(specs[bot_id], limits, log)
-                keep_stderr_in(seats[bot_id], log)
+                seats[bot_id].log_stderr_to(log)
             playing: list[Seat] = [seats[bot_id] for bot_id in job.seats]
             if heartbeat is not None:
                 playing = [_Beating(seat, heartbeat) for seat in playing]
@@ -90,18 +104,10 @@ class _Beating:
         self.heartbeat()
         return self.seat.decide(state, actions, timeout)
 
-    def observe(self, event: dict[str, Any], state: State) -> None:
+    def observe(self, event: Event, state: State) -> None:
         self.heartbeat()
         self.seat.observe(event, state)
 
     def end_game(self, state: State, result: dict[str, Any]) -> None:
         self.heartbeat()
         self.seat.end_game(state, result)
-
-
-def keep_stderr_in(seat: BotSeat, log: Path | None) -> None:
-    """Point a bot seat's stderr at ``log`` from now on: its running
-    process at once, and any process it starts later (after a failure)."""
-    seat.stderr_log = log
-    if seat.process is not None:
-        seat.process.log_stderr_to(log)

@@ -114,7 +114,7 @@ _ORDER_SPAN = 1_000_000_000
 
 
 @dataclass(frozen=True)
-class Balance:
+class PodBalance:
     """How evenly a pod design spreads the bots over one game and player
     count, over all its rounds: pods per bot and meetings per pair of bots
     (least and most)."""
@@ -135,7 +135,7 @@ class Balance:
 
 
 def plan_pods(entrants: list[Entrant], games: list[str], players: int, rounds: int, key: DiceKey,
-              options: dict[str, dict[str, Any]] | None = None) -> tuple[list[Job], list[Balance]]:
+              options: dict[str, dict[str, Any]] | None = None) -> tuple[list[Job], list[PodBalance]]:
     """Every game at ``players`` seats (three or four), ``rounds`` times.
 
     A round is a set of pods; a pod is ``players`` bots playing all
@@ -153,7 +153,7 @@ def plan_pods(entrants: list[Entrant], games: list[str], players: int, rounds: i
         names = sorted((e for e in entrants if game in e.games), key=lambda e: e.spec.name)
         if len(names) < players:
             continue
-        design = _Design([e.spec.name for e in names], players)
+        design = _PodSchedule([e.spec.name for e in names], players)
         ids = {e.spec.name: e.spec.bot_id for e in names}
         for round_number in range(rounds):
             for pod in design.round(key.derive(f"pods/{game}/{players}p/{round_number}")):
@@ -176,7 +176,7 @@ def option_text(options: dict[str, Any]) -> str:
     return "[" + ",".join(f"{name}={json.dumps(value)}" for name, value in sorted(options.items())) + "]"
 
 
-class _Design:
+class _PodSchedule:
     """The pods of each round, for one game and player count, remembering
     how often each bot and each pair has met so far."""
 
@@ -231,7 +231,7 @@ class _Design:
         for pair in itertools.combinations(pod, 2):
             self.per_pair[pair] += 1
 
-    def balance(self, game: str) -> Balance:
+    def balance(self, game: str) -> PodBalance:
         bots, pairs = self.per_bot.values(), self.per_pair.values()
-        return Balance(game, self.seats, len(self.names), self.pods, self.everything,
+        return PodBalance(game, self.seats, len(self.names), self.pods, self.everything,
                        (min(bots), max(bots)), (min(pairs), max(pairs)))

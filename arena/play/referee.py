@@ -23,8 +23,8 @@ from arena.errors import (
 from arena.games import get_game
 from arena.games.base import CHANCE, TERMINAL, Action, State
 from arena.games.dice import DiceStreams
-from arena.model import DecisionTimes, Forfeit, GameRecord, Job, Termination
-from arena.play.events import chance_event, decision_event, retire_event
+from arena.games.events import chance_event, decision_event, retire_event
+from arena.model import DecisionTimes, Event, Forfeit, GameRecord, Job, Termination
 
 
 class Seat(Protocol):
@@ -40,15 +40,9 @@ class Seat(Protocol):
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int: ...
 
-    def observe(self, event: dict[str, Any], state: State) -> None: ...
+    def observe(self, event: Event, state: State) -> None: ...
 
     def end_game(self, state: State, result: dict[str, Any]) -> None: ...
-
-
-class _Forfeit(Exception):
-    def __init__(self, seat: int, termination: Termination, detail: str) -> None:
-        super().__init__(detail)
-        self.seat, self.termination, self.detail = seat, termination, detail
 
 
 _TERMINATION_OF = {BotTimeout: Termination.TIMEOUT, BotCrashed: Termination.CRASH,
@@ -61,14 +55,15 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
     it), and the forfeiting seat is placed last."""
     game = get_game(job.game)
     state = game.new_state(len(seats), job.options)
-    table = _Table(state, seats)
+    seating = _Seating(state, seats)
     started = time.monotonic()
     for number in range(len(seats)):
-        table.call(number, seats[number].start_game, job, number, state)
-        table.seated(number)
+        seating.call(number, seats[number].start_game, job, number, state)
+        seating.seated(number)
     dice = DiceStreams(job.seed)
     answer_times: list[float] = []  # per decision event, beside the events (see DecisionTimes)
-    while (seat_number := state.current_player()) != TERMINAL and not table.abandoned:
+    while (seat_number := state.current_player()) != TERMINAL and not seating.abandoned:
+        event: Event
         if seat_number == CHANCE:
             request = state.chance_request()
             values = dice.draw(request)
@@ -77,7 +72,7 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
         else:
             offered = state.legal_actions()
             asked = time.monotonic()
-            chosen = table.call(seat_number, seats[seat_number].decide, state, offered, move_timeout)
+            chosen = seating.call(seat_number, seats[seat_number].decide, state, offered, move_timeout)
             if chosen is None:
                 continue  # that seat is out; the state has moved on without it
             # To the microsecond, as the store keeps it: the replay the worker makes
@@ -85,23 +80,21 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
             answer_times.append(round(time.monotonic() - asked, 6))
             event = decision_event(seat_number, offered, chosen)
             state.apply_action(offered[chosen])
-        table.tell(event)
-    forfeits = tuple(table.forfeits)
+        seating.tell(event)
+    forfeits = tuple(seating.forfeits)
     placements: tuple[int, ...]
-    if table.abandoned:  # a solo game whose one seat failed: no result of the rules
+    if seating.abandoned:  # a solo game whose one seat failed: no result of the rules
         placements, scores = (1,), None
     else:
         outcome = state.outcome()
         placements, scores = outcome.placements, outcome.scores
     ended_by_forfeit = bool(forfeits) and len(seats) - len(forfeits) <= 1
-    termination = forfeits[-1].termination if ended_by_forfeit else Termination(state.outcome().ending)
-    record = GameRecord(job, table.events, placements, termination, forfeits, scores,
+    termination = forfeits[-1].termination if ended_by_forfeit else state.outcome().termination
+    record = GameRecord(job, seating.events, placements, termination, forfeits, scores,
                         duration=time.monotonic() - started,
                         times=DecisionTimes(move_timeout, tuple(answer_times)))
-    result = {"placements": list(record.placements), "winners": list(record.winners),
-              "termination": record.termination.value, "forfeits": [f.to_json() for f in forfeits],
-              "forfeit_seat": record.forfeit_seat, "detail": record.detail}
-    for number in table.playing():
+    result = record.result.to_json()
+    for number in seating.playing():
         try:
             seats[number].end_game(state, result)
         except BotError:
@@ -109,7 +102,7 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
     return record
 
 
-class _Table:
+class _Seating:
     """The seats of one game and the events so far. A seat that fails is
     out: its forfeit is recorded, the game state retires it, the others
     hear of it, and it is never called again. Once the game is decided, a
@@ -117,7 +110,7 @@ class _Table:
 
     def __init__(self, state: State, seats: list[Seat]) -> None:
         self.state, self.seats = state, seats
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.forfeits: list[Forfeit] = []
         self.abandoned = False  # a solo game cannot go on without its one seat
         self.out: set[int] = set()  # the seats that forfeited
@@ -144,7 +137,7 @@ class _Table:
             self._retire(number, termination, str(exc))
             return None
 
-    def tell(self, event: dict[str, Any]) -> None:
+    def tell(self, event: Event) -> None:
         """Record an event and let every seat still playing hear of it."""
         self.events.append(event)
         for number in self.hearing:

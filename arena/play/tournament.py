@@ -6,28 +6,25 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.bots.discovery import discover
-from arena.bots.process import BotProcess
-from arena.bots.protocol import handshake
-from arena.errors import ArenaError, BotError
+from arena.bots.discovery import discover, named_bots
+from arena.errors import ArenaError
 from arena.games import GAMES, get_game
 from arena.games.base import InvalidOptions
 from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
 from arena.play.executors import Executor
 from arena.play.plan import (
-    Balance,
-    Entrant,
+    PodBalance,
     group_into_matches,
     plan_pods,
     plan_round_robin,
     plan_solo,
     plan_solo_rounds,
 )
+from arena.play.probe import Probe, probe_bots
 from arena.store import Store, stored_dice_key
 
 log = logging.getLogger(__name__)
@@ -37,56 +34,12 @@ class Interrupted(ArenaError):
     """The run was stopped by a signal; what finished is stored."""
 
 
-@dataclass(frozen=True)
-class Probe:
-    """What a handshake told about a bot: an entrant, or why it is unusable."""
-
-    spec: BotSpec
-    entrant: Entrant | None
-    problem: str | None
-    hello_name: str | None = None  # the name the bot's hello answer gave, as it gave it
-
-
-def probe_bots(specs: list[BotSpec], limits: Limits) -> list[Probe]:
-    """Start every bot once, concurrently, and shake hands. Interrupted, it
-    kills the bots it started instead of waiting out their start-up time."""
-    running: set[BotProcess] = set()
-    pool = ThreadPoolExecutor(max_workers=min(8, len(specs)))
-    try:
-        return list(pool.map(lambda spec: _probe(spec, limits, running), specs))
-    except KeyboardInterrupt:
-        for process in list(running):
-            process.kill()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _probe(spec: BotSpec, limits: Limits, running: set[BotProcess]) -> Probe:
-    try:
-        process = BotProcess(spec, limits)
-    except BotError as exc:
-        return Probe(spec, None, str(exc))
-    running.add(process)
-    try:
-        hello = handshake(process, limits.startup_timeout)
-    except BotError as exc:
-        return Probe(spec, None, f"handshake failed: {exc}")
-    finally:
-        process.close()
-        running.discard(process)
-    games = frozenset(hello["games"]) & frozenset(GAMES)
-    if not games:
-        return Probe(spec, None, f"plays none of the registered games (said {hello['games']!r})", hello["name"])
-    return Probe(spec, Entrant(spec, games), None, hello["name"])
-
-
 @dataclass
 class Plan:
     jobs: list[Job]
     specs: dict[str, BotSpec]
     unusable: list[Probe]
-    balances: list[Balance] = field(default_factory=list)
+    balances: list[PodBalance] = field(default_factory=list)
     hello_names: dict[str, str] = field(default_factory=dict)  # by bot id, as each bot's hello said
 
 
@@ -171,7 +124,7 @@ def plan_tournament(bot_dirs: list[Path], request: Request, rounds: int, key: Di
         raise ArenaError(f"a game of {max(counts)} players needs {max(counts)} usable bots, found "
                          f"{len(entrants)}" + "".join(f"; {p.spec.name}: {p.problem}" for p in probes if p.problem))
     jobs: list[Job] = []
-    balances: list[Balance] = []
+    balances: list[PodBalance] = []
     for count in counts:
         if count == 1:
             planned = plan_solo_rounds(entrants, chosen, rounds, key, options)
@@ -200,7 +153,7 @@ def play_missing(plan: Plan, store: Store, executor: Executor, limits: Limits, l
     missing = [job for job in plan.jobs if job.key not in done]
     if not missing:
         return 0
-    matches = group_into_matches(missing, executor.jobs)
+    matches = group_into_matches(missing, executor.workers)
     played = 0
     try:
         for record in executor.run(matches, plan.specs, limits, log_dir):
@@ -234,10 +187,7 @@ def _log_game(record: GameRecord, specs: dict[str, BotSpec], played: int, missin
 
 def plan_solo_series(bot_dir_specs: list[BotSpec], bot_name: str, game: str, count: int,
                      key: DiceKey) -> tuple[list[Job], BotSpec]:
-    found = {spec.name: spec for spec in bot_dir_specs}
-    if bot_name not in found:
-        raise ArenaError(f"unknown bot: {bot_name!r} (available: {', '.join(sorted(found))})")
+    [spec] = named_bots(bot_dir_specs, [bot_name])
     if get_game(game).min_players > 1:
         raise ArenaError(f"{game} has no solo mode")
-    spec = found[bot_name]
     return plan_solo(spec, game, count, key), spec

@@ -3,8 +3,9 @@
 One module per job: :mod:`~arena.site.data` gathers what the pages show
 (standings from :mod:`arena.stats.elo`, the fit and head-to-head from
 :mod:`arena.stats.joint`, results from :mod:`arena.results`);
-:mod:`~arena.site.charts` draws; :mod:`~arena.site.replays` writes the
-replay payload and its state patches; :mod:`~arena.site.pages` renders the
+:mod:`~arena.site.charts` draws; :mod:`arena.games.replays` (in the games
+layer: workers make a game's replay where they play it) writes the replay
+payload and its state patches; :mod:`~arena.site.pages` renders the
 templates; :mod:`~arena.site.builder` writes the files. ``schema.json`` is
 the one description of the data handed to the browser (the games list and
 the replay), read by :mod:`~arena.site.schema` and by the tests.
@@ -33,6 +34,6 @@ Layout of the site::
 from __future__ import annotations
 
 from arena.site.builder import Site, build
-from arena.site.data import solo_table
+from arena.site.data import solo_results
 
-__all__ = ["Site", "build", "solo_table"]
+__all__ = ["Site", "build", "solo_results"]

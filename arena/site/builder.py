@@ -28,9 +28,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from arena.games import replays
 from arena.model import StoredGame
 from arena.resources import package_path
-from arena.site import data, pages, replays
+from arena.site import data, pages
 from arena.site.paths import BotInfo, game_path
 from arena.store import Store
 
@@ -96,7 +97,7 @@ class Site:
         self.out = out
         self.old = self._load_manifest()
         self.added: dict[str, str] = {}  # game pages written by add_game: page -> digest
-        self._logs = data.Logs(store.path.parent)
+        self._logs = data.StderrLogs(store.path.parent)
         self._bots: dict[str, list[Any]] | None = None
 
     def write(self, relative: str, text: str) -> None:
@@ -131,7 +132,7 @@ class Site:
                 todo.append((game, logs))
 
         model = data.collect(self.store, visit)
-        solo = data.solo_table(self.store)
+        solo = data.solo_results(self.store)
         for row in solo:
             row["info"] = model.info(row["bot_id"])
         self.copy_static()
@@ -155,7 +156,7 @@ class Site:
             if source.is_file() and not source.name.startswith("."):
                 self.write(f"static/{source.relative_to(STATIC).as_posix()}", source.read_text(encoding="utf-8"))
 
-    def write_logs(self, model: data.Model, old: dict[str, Any], done: dict[str, Any]) -> None:
+    def write_logs(self, model: data.SiteData, old: dict[str, Any], done: dict[str, Any]) -> None:
         """A page per stderr log, rewritten only when the log has grown or changed."""
         for log_id, path in sorted(model.logs.files.items()):
             page = f"logs/{log_id}.html"
@@ -220,7 +221,7 @@ def _inputs(store: Store) -> str:
     bots stored, the log files they name, and the code that makes the pages.
     The same inputs make the same site, so a build finding them unchanged
     has nothing to do."""
-    logs = data.Logs(store.path.parent)
+    logs = data.StderrLogs(store.path.parent)
     stamps = sorted((path, _stamp(logs.files[log_id]) if (log_id := logs.log_id(path)) else None)
                     for path in store.log_paths())
     identity = [_replay_format(), _code_version(), store.summary(), stamps]
@@ -298,7 +299,7 @@ def _write_game_pages(store: Store, out: Path, games: list[tuple[StoredGame, lis
     context = multiprocessing.get_context("fork")
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_open_worker_store,
                                                 initargs=(str(store.path),)) as pool:
-        pending: collections.deque = collections.deque()
+        pending: collections.deque[concurrent.futures.Future[None]] = collections.deque()
         for start in range(0, len(games), size):
             pending.append(pool.submit(_write_chunk, out, games[start:start + size], bots))
             if len(pending) >= 3 * workers:

@@ -45,7 +45,7 @@ TAIL_LINES = 12  # of a forfeiting bot's stderr, shown where the forfeit is
 _TAIL_BYTES = 4096
 
 
-class Logs:
+class StderrLogs:
     """Stored stderr log paths, the site's names for the files found, and
     which bot, game and seat wrote each (a log per game and seat; logs of
     older databases were per match, so one file may serve several games).
@@ -83,7 +83,7 @@ class Logs:
     def add_use(self, log_id: str, game: StoredGame, seat: int) -> None:
         self.uses.setdefault(log_id, []).append({"key": game.key, "game": game.game, "seat": seat,
                                                  "bot_id": game.seats[seat], "page": game_path(game.key),
-                                                 "finished": when(game.finished_at)})
+                                                 "finished": format_time(game.finished_at)})
 
     def tail(self, log_id: str) -> str:
         """The last lines of a log: what a bot said just before it failed."""
@@ -117,11 +117,11 @@ class Logs:
 
 
 @dataclass
-class Model:
+class SiteData:
     """Everything the pages show."""
 
     infos: dict[str, BotInfo]
-    logs: Logs
+    logs: StderrLogs
     names: dict[str, str] = field(default_factory=dict)
     ladder: Ladder = field(init=False)
     joint: JointTables = field(default_factory=JointTables)
@@ -164,11 +164,11 @@ def bot_infos(store: Store) -> dict[str, BotInfo]:
 
 
 def collect(store: Store, visit: Callable[[StoredGame, list[dict[str, Any] | None]], None] = lambda game, logs: None
-            ) -> Model:
+            ) -> SiteData:
     """One pass over the stored games, in rating order; ``visit`` sees each
-    game and its seats' logs (Logs.seat_logs) on the way (the builder decides
+    game and its seats' logs (StderrLogs.seat_logs) on the way (the builder decides
     there which game pages to write, without a second pass)."""
-    model = Model(bot_infos(store), Logs(store.path.parent))
+    model = SiteData(bot_infos(store), StderrLogs(store.path.parent))
     model.hello_names = {bot_id: row["hello_name"] for bot_id, row in store.bots().items() if row.get("hello_name")}
     if store.count_games() < SEPARATE_ELO_FROM or (os.cpu_count() or 1) < 2:
         with _no_cycle_collection():
@@ -191,7 +191,7 @@ def _rated(path: Path) -> Ladder:
     """Every stored game rated (the Elo standings and history), as
     ``_add_games`` rates them."""
     with Store(path, checked=True) as store, _no_cycle_collection():
-        model = Model(bot_infos(store), Logs(store.path.parent))
+        model = SiteData(bot_infos(store), StderrLogs(store.path.parent))
         for game in store.games():
             for bot_id in game.seats:
                 model.info(bot_id)
@@ -213,7 +213,7 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def _add_games(model: Model, store: Store, visit: Callable[[StoredGame, list[dict[str, Any] | None]], None],
+def _add_games(model: SiteData, store: Store, visit: Callable[[StoredGame, list[dict[str, Any] | None]], None],
                rate: bool) -> None:
     game_numbers: dict[str, int] = {}
     bot_numbers: dict[str, int] = {}
@@ -263,7 +263,7 @@ def _forfeit_log(game: StoredGame, logs: list[dict[str, Any] | None]) -> str | N
     return log["id"] if log else None
 
 
-def _add_forfeit(model: Model, game: StoredGame, logs: list[dict[str, Any] | None]) -> None:
+def _add_forfeit(model: SiteData, game: StoredGame, logs: list[dict[str, Any] | None]) -> None:
     """Every seat that forfeited (in a pod the others play on after one
     does), with what the bot last wrote to stderr."""
     for forfeit in game.forfeits:
@@ -273,10 +273,10 @@ def _add_forfeit(model: Model, game: StoredGame, logs: list[dict[str, Any] | Non
             "reason": forfeit.termination.value, "detail": forfeit.detail or "",
             "opponents": [b for s, b in enumerate(game.seats) if s != seat],
             "log": logs[seat] if seat < len(logs) else None,
-            "finished": when(game.finished_at), "finished_at": game.finished_at or 0.0})
+            "finished": format_time(game.finished_at), "finished_at": game.finished_at or 0.0})
 
 
-def solo_table(store: Store) -> list[dict[str, Any]]:
+def solo_results(store: Store) -> list[dict[str, Any]]:
     """Each bot's average and best score in solo play, per game (lower is better)."""
     rows: dict[tuple[str, str], list[float]] = {}
     for game in store.games(solo=True):
@@ -288,7 +288,7 @@ def solo_table(store: Store) -> list[dict[str, Any]]:
             for (game, bot_id), scores in sorted(rows.items())]
 
 
-def when(timestamp: float | None) -> str:
+def format_time(timestamp: float | None) -> str:
     """A time as the pages print it (UTC, to the minute)."""
     if not timestamp:
         return ""

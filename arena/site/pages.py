@@ -19,7 +19,7 @@ from arena.games import SPECS
 from arena.model import FORFEITS, StoredGame
 from arena.site import schema
 from arena.site.charts import CHART_COLOURS, chart_colour, history_svg, interval_bars
-from arena.site.data import Model, when
+from arena.site.data import SiteData, format_time
 from arena.site.paths import BotInfo, table_page, table_title, version_of
 from arena.stats import pairs
 from arena.stats.elo import INITIAL, K_FACTOR
@@ -53,7 +53,7 @@ def js(data: Any) -> str:
 # ------------------------------------------------------------------ standings
 
 
-def standing_rows(model: Model, table: str) -> list[dict[str, Any]]:
+def standing_rows(model: SiteData, table: str) -> list[dict[str, Any]]:
     """Standings of one table, best maximum-likelihood rating first, each
     with where its interval bar goes. Where the table's bots fall into
     groups that no game links, the rows come group by group (``group``
@@ -77,7 +77,13 @@ def standing_rows(model: Model, table: str) -> list[dict[str, Any]]:
     return rows
 
 
-def h2h_matrix(model: Model, table: str, order: list[str]) -> list[dict[str, Any]]:
+def evidence_class(evidence: pairs.Evidence) -> str:
+    """The colour class of a head-to-head cell (ev-none, ev-win,
+    ev-strong-loss...: the site's stylesheet)."""
+    return f"ev-{evidence.value}"
+
+
+def h2h_matrix(model: SiteData, table: str, order: list[str]) -> list[dict[str, Any]]:
     """The head-to-head cells. Colours control the family-wise error over the
     pairs of this matrix (Holm): with many pairs, some look lopsided by
     chance, and a colour claims a difference only where it holds with the
@@ -94,20 +100,20 @@ def h2h_matrix(model: Model, table: str, order: list[str]) -> list[dict[str, Any
                 continue
             low, high = pairs.wilson(record.score, record.games)
             cells.append({"self": False, "pair": record, "low": low, "high": high,
-                          "los": pairs.superiority(record), "cls": "ev-none", "opponent": model.infos[b],
-                          "joint_los": joint_los})
+                          "los": pairs.superiority(record), "cls": evidence_class(pairs.Evidence.NONE),
+                          "opponent": model.infos[b], "joint_los": joint_los})
         matrix.append({"info": model.infos[a], "cells": cells})
     # One test per pair of bots (the matrix shows each pair twice, mirrored).
     family = [(i, j) for i in range(len(order)) for j in range(i + 1, len(order))
               if matrix[i]["cells"][j]["pair"] is not None]
-    classes = pairs.family_classes([matrix[i]["cells"][j]["pair"] for i, j in family])
-    for (i, j), cls in zip(family, classes):
-        matrix[i]["cells"][j]["cls"] = cls
-        matrix[j]["cells"][i]["cls"] = pairs.mirrored(cls)
+    found = pairs.family_evidence([matrix[i]["cells"][j]["pair"] for i, j in family])
+    for (i, j), evidence in zip(family, found):
+        matrix[i]["cells"][j]["cls"] = evidence_class(evidence)
+        matrix[j]["cells"][i]["cls"] = evidence_class(evidence.mirrored())
     return matrix
 
 
-def pair_rows(model: Model, table: str) -> list[dict[str, Any]]:
+def pair_rows(model: SiteData, table: str) -> list[dict[str, Any]]:
     """Pentanomial statistics of every two bots with seat-swapped pairs, the
     stronger (by score) first."""
     rows: list[dict[str, Any]] = []
@@ -120,13 +126,13 @@ def pair_rows(model: Model, table: str) -> list[dict[str, Any]]:
     return rows
 
 
-def index_page(model: Model, solo: list[dict[str, Any]]) -> str:
+def index_page(model: SiteData, solo: list[dict[str, Any]]) -> str:
     tables = [(t, standing_rows(model, t)) for t in model.tables()]
     return render("index.html", "", model=model, tables=tables, solo=solo, reasons=FORFEIT_REASONS,
                   elo_settings=ELO_SETTINGS)
 
 
-def table_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+def table_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
     for table in model.tables():
         rows = standing_rows(model, table)
         order = [r["info"].bot_id for r in rows]
@@ -141,14 +147,14 @@ def table_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str,
             seats=model.seats.get(table))
 
 
-def _family_size(model: Model, table: str, order: list[str]) -> int:
+def _family_size(model: SiteData, table: str, order: list[str]) -> int:
     return sum(1 for i, a in enumerate(order) for b in order[i + 1:] if model.head_to_head(table, a, b))
 
 
 # ------------------------------------------------------------------ bots
 
 
-def _bot_chart(model: Model, table: str, bot_id: str) -> Markup:
+def _bot_chart(model: SiteData, table: str, bot_id: str) -> Markup:
     points = [(n, elo) for n, (_, elo) in enumerate(model.ladder.history.get((table, bot_id), []), 1)]
     rating = (model.ml.get(table) or Fitted()).get(bot_id)
     band = (rating.low, rating.high) if rating and rating.defined else None
@@ -159,7 +165,7 @@ def _latest(forfeits: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(forfeits, key=lambda f: f["finished_at"], reverse=True)[:FORFEITS_SHOWN]
 
 
-def bot_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
     """A page per bot name (all its versions) and one per version."""
     by_name: dict[str, list[BotInfo]] = {}
     for info in model.infos.values():
@@ -193,7 +199,7 @@ def bot_pages(model: Model, solo: list[dict[str, Any]]) -> Iterator[tuple[str, s
 # ------------------------------------------------------------------ data for the browser
 
 
-def games_data(model: Model) -> str:
+def games_data(model: SiteData) -> str:
     """data/games.js: the games list (schema.json, ``$defs/gamesList``)."""
     bots = [schema.record(schema.BOT, bot_id=b, name=model.infos[b].name, version=model.infos[b].version,
                           page=model.infos[b].page) for b in model.bot_order]
@@ -222,10 +228,10 @@ def board_data() -> Iterator[tuple[str, str]]:
 
 def game_page(game: StoredGame, logs: list[dict[str, Any] | None], payload: str, problem: str | None,
               bots: dict[str, list[Any]]) -> str:
-    """A game and its replay (the payload of arena.site.replays, and why it
+    """A game and its replay (the payload of arena.games.replays, and why it
     stops early if it does). Who won, drew or lost is arena.results' verdict
     on the placements: a shared first place is a draw between those sharing
-    it. ``logs`` are the seats' stderr logs (arena.site.data.Logs.seat_logs):
+    it. ``logs`` are the seats' stderr logs (arena.site.data.StderrLogs.seat_logs):
     a forfeiting seat's last lines are shown beside its forfeit."""
     seats = []
     forfeited = {forfeit.seat: forfeit.termination.value for forfeit in game.forfeits}
@@ -241,7 +247,7 @@ def game_page(game: StoredGame, logs: list[dict[str, Any] | None], payload: str,
     # A first place shared by some seats and not all: name those who share it.
     shared = [s for s in seats if s["drew"]] if any(not s["drew"] for s in seats) else []
     return render("game.html", "../../", game=game, seats=seats, shared=shared, payload=payload,
-                  problem=problem, when=when(game.finished_at))
+                  problem=problem, when=format_time(game.finished_at))
 
 
 def log_page(uses: list[dict[str, Any]], infos: dict[str, BotInfo], text: str) -> str:

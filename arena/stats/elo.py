@@ -103,15 +103,15 @@ class Ladder:
         return [s for t in order for s in sorted(self.tables[t].values(), key=lambda s: (-s.elo, s.name, s.bot_id))]
 
 
-def rate_game(table: dict[str, Standing], name: str, game: StoredGame, names: dict[str, str]) -> None:
-    """Update ``table`` (the standings of one table, by bot id) with one
-    stored game. The site's rating history steps through the same function
-    (:class:`Ladder`), so chart and table always agree. Every pair of seats held by
+def rate_game(standings: dict[str, Standing], table: str, game: StoredGame, names: dict[str, str]) -> None:
+    """Update ``standings`` (those of the rating table ``table``, by bot id)
+    with one stored game. The site's rating history steps through the same
+    function (:class:`Ladder`), so chart and table always agree. Every pair of seats held by
     two bots is one Elo result (arena.results), all from the ratings before
     the game."""
     seats = game.seats
-    rows = [table.setdefault(b, Standing(b, names.get(b, b), name)) for b in seats]
-    before = {bot: table[bot].elo for bot in set(seats)}
+    rows = [standings.setdefault(b, Standing(b, names.get(b, b), table)) for b in seats]
+    before = {bot: standings[bot].elo for bot in set(seats)}
     deltas = dict.fromkeys(before, 0.0)
     for a, b, score in results.pairwise_between_bots(seats, game.placements):
         if score == 0.5:
@@ -123,7 +123,7 @@ def rate_game(table: dict[str, Standing], name: str, game: StoredGame, names: di
         deltas[a] += float(new_a) - before[a]
         deltas[b] += float(new_b) - before[b]
     for bot, delta in deltas.items():
-        table[bot].elo += delta
+        standings[bot].elo += delta
     points = results.points(game.placements)
     first = results.first_place_shares(game.placements)
     for seat, row in enumerate(rows):

@@ -74,6 +74,7 @@ ORDER_PRIOR_DRAWS = 1.0  # only to order bound bots among themselves
 _C = math.log(10.0) / 400.0  # d p / d r at p = 1/2 is _C / 4
 _MAX_ITERATIONS = 200
 _TOLERANCE = 1e-10
+_Pair = tuple[int, int, float, float]  # (i, j, games, points of i), a pair table of bot indices
 
 
 @dataclass(frozen=True)
@@ -424,7 +425,7 @@ def _fit_group(table: PairTable, members: list[str], prior: float, anchor: float
     n = len(members)
     index = {bot: k for k, bot in enumerate(members)}
     # (i, j, games, points of i) with the prior's virtual draws included.
-    pairs = []
+    pairs: list[_Pair] = []
     games = [0] * n
     points = [0.0] * n
     for (a, b), count in table.games.items():
@@ -461,7 +462,7 @@ def _fit_group(table: PairTable, members: list[str], prior: float, anchor: float
             out.covariance[bot, other] = covariance[k][j] - 1.0 / n
 
 
-def _derivatives(n: int, pairs, r: list[float]) -> tuple[list[float], list[list[float]]]:
+def _derivatives(n: int, pairs: list[_Pair], r: list[float]) -> tuple[list[float], list[list[float]]]:
     """Gradient of the log-likelihood and minus its Hessian (a Laplacian)."""
     gradient = [0.0] * n
     laplacian = [[0.0] * n for _ in range(n)]
@@ -478,7 +479,7 @@ def _derivatives(n: int, pairs, r: list[float]) -> tuple[list[float], list[list[
     return gradient, laplacian
 
 
-def _log_likelihood(pairs, r: list[float]) -> float:
+def _log_likelihood(pairs: list[_Pair], r: list[float]) -> float:
     total = 0.0
     for i, j, count, scored in pairs:
         x = _C * (r[i] - r[j])

@@ -9,6 +9,7 @@ this module only reads a record.
 
 from __future__ import annotations
 
+import enum
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -123,35 +124,41 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
-# The head-to-head colours: family-wise levels (Holm over the pairs of one
-# matrix) at which a cell's difference holds, strongest first; the names are
-# the site's colour classes.
-FAMILY_LEVELS = ((0.01, "strong"), (0.05, ""))
+class Evidence(enum.Enum):
+    """What a head-to-head record shows once the whole family of pairs is
+    taken into account: a difference that holds at family-wise 1%
+    (``STRONG_``), at 5%, or none."""
+
+    NONE = "none"
+    WIN = "win"
+    LOSS = "loss"
+    STRONG_WIN = "strong-win"
+    STRONG_LOSS = "strong-loss"
+
+    def mirrored(self) -> Evidence:
+        """The same evidence seen from the other bot: a win is its loss."""
+        return Evidence(self.value.replace("win", "@").replace("loss", "win").replace("@", "loss"))
 
 
-def family_classes(records: Sequence[Record]) -> list[str]:
-    """The colour class of each of a family of comparisons (one per pair of
-    bots in a matrix, given as one bot's record against the other):
-    ``ev-win`` or ``ev-loss`` where the exact sign test (:func:`sign_test`)
-    is significant at family-wise 5% after Holm's correction for the number
-    of comparisons, ``ev-strong-win`` or ``ev-strong-loss`` at 1%,
-    ``ev-none`` otherwise. Without the correction, among 66 pairs of equal
-    bots three would look significant at 5% by chance alone; without the
-    exact test, a pair of equal bots over 5 games would be coloured 7.7% of
-    the time instead of at most 5%."""
+# Family-wise levels (Holm over the pairs of one matrix) at which a
+# difference holds, strongest first.
+FAMILY_LEVELS = ((0.01, {"win": Evidence.STRONG_WIN, "loss": Evidence.STRONG_LOSS}),
+                 (0.05, {"win": Evidence.WIN, "loss": Evidence.LOSS}))
+
+
+def family_evidence(records: Sequence[Record]) -> list[Evidence]:
+    """The evidence of each of a family of comparisons (one per pair of
+    bots in a matrix, given as one bot's record against the other): ``WIN``
+    or ``LOSS`` where the exact sign test (:func:`sign_test`) is significant
+    at family-wise 5% after Holm's correction for the number of
+    comparisons, ``STRONG_WIN`` or ``STRONG_LOSS`` at 1%, ``NONE``
+    otherwise. Without the correction, among 66 pairs of equal bots three
+    would look significant at 5% by chance alone; without the exact test, a
+    pair of equal bots over 5 games would show a difference 7.7% of the time
+    instead of at most 5%."""
     adjusted = holm([sign_test(record) for record in records])
-    classes = []
+    found = []
     for record, p in zip(records, adjusted):
         side = "win" if record.wins > record.losses else "loss"
-        name = "ev-none"
-        for level, strength in FAMILY_LEVELS:
-            if p <= level:
-                name = f"ev-{strength}-{side}" if strength else f"ev-{side}"
-                break
-        classes.append(name)
-    return classes
-
-
-def mirrored(cls: str) -> str:
-    """The colour of a cell seen from the other bot: a win is its loss."""
-    return cls.replace("win", "@").replace("loss", "win").replace("@", "loss")
+        found.append(next((by_side[side] for level, by_side in FAMILY_LEVELS if p <= level), Evidence.NONE))
+    return found

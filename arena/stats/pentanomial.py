@@ -42,15 +42,21 @@ from arena.stats.tables import OVERALL, table_name
 PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)  # what counts[k] counts: a pair scoring k/2 of 2
 
 
+def pair_bucket(pair_score: float) -> int:
+    """Which pentanomial count a pair adds to: the index in PAIR_SCORES of
+    its score (the first bot's points over the two games, 0 to 2 by halves)."""
+    k = round(2 * pair_score)
+    if not 0 <= k <= 4 or abs(2 * pair_score - k) > 1e-9:
+        raise ValueError(f"a pair scores 0, 0.5, 1, 1.5 or 2, got {pair_score!r}")
+    return k
+
+
 def pentanomial(pair_scores: Iterable[float]) -> tuple[int, int, int, int, int]:
     """Counts of pairs that scored 0, 1/2, 1, 3/2 and 2 points of 2 (each
     pair score is the first bot's points over the two games)."""
     counts = [0] * 5
     for score in pair_scores:
-        k = round(2 * score)
-        if not 0 <= k <= 4 or abs(2 * score - k) > 1e-9:
-            raise ValueError(f"a pair scores 0, 0.5, 1, 1.5 or 2, got {score!r}")
-        counts[k] += 1
+        counts[pair_bucket(score)] += 1
     return counts[0], counts[1], counts[2], counts[3], counts[4]
 
 
@@ -169,7 +175,7 @@ class SeatSwappedPairs:
         score = sum(_points_of(a, g) for g in (first, second))
         for table in (table_name(first.game, 2), OVERALL):
             row = self.counts.setdefault(table, {}).setdefault((a, b), [0] * 5)
-            row[round(2 * score)] += 1
+            row[pair_bucket(score)] += 1
 
     def stats(self, table: str) -> list[PairStats]:
         """Every pair of bots of a table with pairs, in name order."""

@@ -42,7 +42,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena.stats.pentanomial import PairStats, logistic_elo
+from arena.stats.pentanomial import PairStats, logistic_elo, pair_bucket
 
 OUTCOMES = 5  # pair scores 0, 1/2, 1, 3/2, 2
 NAMES = ("LL", "LD", "DD", "WD", "WW")  # index 2 holds DD and WL alike
@@ -51,13 +51,14 @@ REGULARIZE = 1e-3  # fishtest's LLRcalc.regularize
 
 def logistic_score(elo: float) -> float:
     """Expected score per game of a bot ``elo`` points stronger (``L_`` in fishtest)."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    odds: float = 10.0 ** (-elo / 400.0)
+    return 1.0 / (1.0 + odds)
 
 
 def pair_outcome(points: Sequence[float]) -> int:
     """The pentanomial index of a pair from the candidate's points in its two
     games (each 0, 1/2 or 1, as :func:`arena.results.points` gives them)."""
-    return round(2 * sum(points))
+    return pair_bucket(sum(points))
 
 
 def _distribution(counts: Sequence[float]) -> tuple[float, list[tuple[float, float]]]:

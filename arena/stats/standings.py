@@ -22,6 +22,7 @@ time: the table in the database is a cache of them, never a second truth.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from collections.abc import Iterable
@@ -37,13 +38,46 @@ from arena.stats.tables import table_name
 
 
 @dataclass(frozen=True)
+class StandingsRow:
+    """One bot at one table: Elo and counts (:class:`arena.stats.elo.Standing`),
+    the joint rating and its interval, and its seat-swapped pair statistics
+    (the module's docstring says what each is). ``to_json`` is a row of
+    ``arena standings --format json`` and of the ``ratings`` table."""
+
+    bot: str
+    bot_id: str
+    version: str
+    table: str
+    game: str
+    players: int | None
+    elo: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    forfeits: int
+    forfeits_by_reason: dict[str, int]
+    score: float
+    first_place_share: float
+    joint_group: int | None
+    joint: float | None
+    joint_low: float | None
+    joint_high: float | None
+    joint_bound: str | None
+    pairs: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
 class Standings:
     """Rows (one per table and bot, best Elo first in each table), each
     bot's Elo after each of its games per table (the rating history), and
     per table how often each seat placed first (first places shared among
     those who share them): seat advantage is real, and this shows it."""
 
-    rows: list[dict[str, Any]]
+    rows: list[StandingsRow]
     history: dict[tuple[str, str], list[tuple[int, float]]]
     seats: dict[str, SeatShares]
     pairs: SeatSwappedPairs
@@ -56,6 +90,10 @@ class SeatShares:
 
     def shares(self) -> list[float]:
         return [won / self.games for won in self.first]
+
+
+def json_rows(rows: Iterable[StandingsRow]) -> list[dict[str, Any]]:
+    return [row.to_json() for row in rows]
 
 
 def add_seat_shares(seats: dict[str, SeatShares], game: StoredGame) -> None:
@@ -84,20 +122,20 @@ def compute(games: Iterable[StoredGame], names: dict[str, str]) -> Standings:
     standings = ladder.ranked()
     tables = list(dict.fromkeys(standing.game for standing in standings))
     for standing in sorted(standings, key=lambda s: (tables.index(s.game), _group(fitted, s.game, s.bot_id))):
-        row = standing.to_json()
         table_fit = fitted.get(standing.game)
         rating = table_fit.get(standing.bot_id) if table_fit is not None else None
         defined = rating is not None and rating.defined
-        row["joint_group"] = table_fit.group_of(standing.bot_id) if table_fit is not None else None
-        row["joint"] = round(rating.rating, 1) if rating and defined else None
-        row["joint_low"] = round(rating.low, 1) if rating and defined else None
-        row["joint_high"] = round(rating.high, 1) if rating and defined else None
-        row["joint_bound"] = rating.bound if rating else None
         opponents = sorted({b for a, b in _met(pairs, standing.game) if a == standing.bot_id}
                            | {a for a, b in _met(pairs, standing.game) if b == standing.bot_id})
-        row["pairs"] = [stats.to_json() for other in opponents
-                        if (stats := pairs.between(standing.game, standing.bot_id, other)) is not None]
-        rows.append(row)
+        rows.append(StandingsRow(
+            **standing.to_json(),
+            joint_group=table_fit.group_of(standing.bot_id) if table_fit is not None else None,
+            joint=round(rating.rating, 1) if rating and defined else None,
+            joint_low=round(rating.low, 1) if rating and defined else None,
+            joint_high=round(rating.high, 1) if rating and defined else None,
+            joint_bound=rating.bound if rating else None,
+            pairs=[stats.to_json() for other in opponents
+                   if (stats := pairs.between(standing.game, standing.bot_id, other)) is not None]))
     return Standings(rows, ladder.history, dict(sorted(seats.items())), pairs)
 
 
@@ -115,7 +153,7 @@ GROUPS_APART = ("no game links one group to another, so ratings compare only wit
                 "(each group's mean is 1500)")
 
 
-def text_table(rows: list[dict[str, Any]]) -> list[str]:
+def text_table(rows: list[StandingsRow]) -> list[str]:
     """The rows as ``arena standings`` prints them: a table where a
     table's bots fall into several groups is printed group by group, each
     block headed by its group and why the blocks are apart."""
@@ -123,32 +161,32 @@ def text_table(rows: list[dict[str, Any]]) -> list[str]:
              f"{'losses':>6} {'draws':>5} {'forfeits':>8} {'score':>6} {'first':>6}"]
     groups: dict[str, int] = {}
     for row in rows:
-        if row["joint_group"] is not None:
-            groups[row["table"]] = max(groups.get(row["table"], 0), row["joint_group"])
+        if row.joint_group is not None:
+            groups[row.table] = max(groups.get(row.table, 0), row.joint_group)
     block = None
     for row in rows:
-        if row["joint_group"] is not None and (row["table"], row["joint_group"]) != block:
-            block = row["table"], row["joint_group"]
-            lines.append(f"{row['table']}: group {row['joint_group']} of {groups[row['table']]}"
-                         + (f" ({GROUPS_APART})" if row["joint_group"] == 1 else ""))
-        joint = f"unbounded: {row['joint_bound']}" if row["joint_bound"] else "" if row["joint"] is None else \
-            f"{row['joint']:.0f} ({row['joint_low']:.0f} to {row['joint_high']:.0f})"
-        lines.append(f"{row['table']:15} {row['bot'][:20]:20} {row['version']:12} {row['elo']:7.1f} {joint:>22} "
-                     f"{row['games']:6} {row['wins']:5} {row['losses']:6} {row['draws']:5} {row['forfeits']:8} "
-                     f"{row['score']:6.3f} {row['first_place_share']:6.3f}")
+        if row.joint_group is not None and (row.table, row.joint_group) != block:
+            block = row.table, row.joint_group
+            lines.append(f"{row.table}: group {row.joint_group} of {groups[row.table]}"
+                         + (f" ({GROUPS_APART})" if row.joint_group == 1 else ""))
+        joint = f"unbounded: {row.joint_bound}" if row.joint_bound else "" if row.joint is None else \
+            f"{row.joint:.0f} ({row.joint_low:.0f} to {row.joint_high:.0f})"
+        lines.append(f"{row.table:15} {row.bot[:20]:20} {row.version:12} {row.elo:7.1f} {joint:>22} "
+                     f"{row.games:6} {row.wins:5} {row.losses:6} {row.draws:5} {row.forfeits:8} "
+                     f"{row.score:6.3f} {row.first_place_share:6.3f}")
     return lines
 
 
-def to_csv(rows: list[dict[str, Any]]) -> str:
+def to_csv(rows: list[StandingsRow]) -> str:
     """The rows as CSV, one column per field of the JSON rows, in their
     order: an empty cell for none (a joint rating the data cannot define),
     a nested value (forfeits by reason) as compact JSON."""
     out = io.StringIO()
-    columns = list(rows[0]) if rows else []
+    columns = [field.name for field in dataclasses.fields(StandingsRow)]
     writer = csv.DictWriter(out, columns, lineterminator="\n")
     writer.writeheader()
-    for row in rows:
-        writer.writerow({name: _cell(row.get(name)) for name in columns})
+    for row in json_rows(rows):
+        writer.writerow({name: _cell(row[name]) for name in columns})
     return out.getvalue()
 
 

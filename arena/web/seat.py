@@ -15,7 +15,7 @@ from typing import Any
 from arena.bots.protocol import pause_bots
 from arena.errors import BotTimeout, IllegalAnswer
 from arena.games.base import Action, State
-from arena.model import Job
+from arena.model import Event, Job
 from arena.play.referee import Seat
 
 # Put on the choices queue when the page has gone: the game is abandoned.
@@ -59,7 +59,7 @@ class BrowserSeat:
             raise IllegalAnswer(f"expected an action number from 0 to {len(actions) - 1}, got {choice!r}")
         return choice
 
-    def observe(self, event: dict[str, Any], state: State) -> None:
+    def observe(self, event: Event, state: State) -> None:
         self.send({"type": "event", "event": event, "state": state.to_json()})
 
     def end_game(self, state: State, result: dict[str, Any]) -> None:
@@ -89,7 +89,7 @@ class WatchedSeat:
         self._check()
         return self.seat.decide(state, actions, timeout)
 
-    def observe(self, event: dict[str, Any], state: State) -> None:
+    def observe(self, event: Event, state: State) -> None:
         self._check()
         self.seat.observe(event, state)
 

@@ -52,13 +52,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from arena.bots.protocol import BotSeat
 from arena.errors import ArenaError
 from arena.games import get_game, get_spec
-from arena.model import BotSpec, DiceKey, Job, Limits
-from arena.play.events import replay
-from arena.play.match import game_log, match_log_dir
-from arena.play.referee import Seat, play_game
+from arena.games.events import replay
+from arena.model import Limits
+from arena.play.person import PersonAgainstBots
+from arena.play.referee import play_game
 from arena.resources import package_path
 from arena.site import pages
 from arena.web.seat import LEFT, BrowserSeat, PersonLeft, WatchedSeat
@@ -69,26 +68,15 @@ RECONNECT_GRACE = 1.0
 
 
 @dataclass(frozen=True)
-class PlaySetup:
-    """What every game of this server plays: the bots around the person."""
+class PlaySetup(PersonAgainstBots):
+    """What every game of this server plays: the bots around the person
+    (the key drawn for this server unless --seed was given), the limits,
+    and where the bots' stderr goes (a file per game and seat, as arena
+    play keeps it)."""
 
-    game: str
-    options: dict[str, Any]
-    bots: tuple[BotSpec, ...]
-    seat: int
-    key: DiceKey  # drawn for this server unless --seed was given
     limits: Limits
     human_timeout: float | None
-    log_dir: Path  # the bots' stderr, a file per game and seat (as arena play keeps it)
-
-    def names(self) -> tuple[str, ...]:
-        bots = [spec.name for spec in self.bots]
-        return (*bots[:self.seat], "you", *bots[self.seat:])
-
-    def job(self, number: int) -> Job:
-        """Game ``number`` of this server, its dice from the key."""
-        return Job(f"play/{self.game}/{number}", self.game, self.names(),
-                   self.key.derive(f"play/{self.game}/{number}"), options=self.options)
+    log_dir: Path
 
 
 def bind(port: int) -> socket.socket:
@@ -132,13 +120,9 @@ class _Game:
     def _run(self) -> None:
         setup = self.setup
         job = setup.job(self.number)
-        folder = match_log_dir(setup.log_dir, [job])
-        bot_seats = [number for number in range(len(job.seats)) if number != setup.seat]
-        bots = [BotSeat(spec, setup.limits, game_log(folder, job, number, spec.name))
-                for spec, number in zip(setup.bots, bot_seats)]
+        bots = setup.bot_seats(job, setup.limits, setup.log_dir)
         person = BrowserSeat(self.send, self.choices, setup.human_timeout)
-        watched: list[Seat] = [WatchedSeat(bot, self.left) for bot in bots]
-        seats: list[Seat] = [*watched[:setup.seat], person, *watched[setup.seat:]]
+        seats = setup.seating(person, [WatchedSeat(bot, self.left) for bot in bots])
         try:
             record = play_game(job, seats, setup.limits.move_timeout)
         except PersonLeft:
@@ -151,8 +135,7 @@ class _Game:
             for bot in bots:
                 bot.close()
         *_, final = replay(get_game(setup.game), len(seats), setup.options, record.events)
-        self.send({"type": "end", "placements": list(record.placements), "winners": list(record.winners),
-                   "termination": record.termination.value, "forfeits": [f.to_json() for f in record.forfeits],
+        self.send({"type": "end", **record.result.to_json(),
                    "scores": None if record.scores is None else list(record.scores),
                    "names": list(job.seats), "seed": setup.key.seed, "state": final.to_json()})
 

@@ -33,6 +33,7 @@ from arena.games.base import (
     IllegalAction,
     Outcome,
     State,
+    Termination,
     competition_placements,
 )
 from arena.games.ciclovia import board as ciclovia_board
@@ -316,14 +317,14 @@ class CicloviaState(State):
         if self.ending == "turn_cap":
             return Outcome(competition_placements([s in self.retired
                                                    for s in range(self.players)]),
-                           ending="turn_cap", scores=scores)
+                           Termination.TURN_CAP, scores=scores)
         # Riders holding every colour have finished the game and rank ahead
         # of those who have not (decision 20); then totals, then dice counts
         # (decision 14); retired riders last (decision 22; decision 21 sums up).
         keys = [(1, False, 0, 0) if seat in self.retired
                 else (0, not self.has_every_colour(seat), -totals[seat], -len(self.dice[seat]))
                 for seat in range(self.players)]
-        return Outcome(competition_placements(keys), ending="normal", scores=scores)
+        return Outcome(competition_placements(keys), Termination.NORMAL, scores=scores)
 
     # ----------------------------------------------------------- chance
 

@@ -31,6 +31,7 @@ from arena.games.base import (
     InvalidOptions,
     Outcome,
     State,
+    Termination,
     race_placements,
 )
 from arena.games.detour.board import BOARD
@@ -216,9 +217,9 @@ class DetourState(State):
             raise IllegalAction("the game is not over")
         if self.winner is None:
             assert self.ending is not None, "a game over without a winner says how it ended"
-            return Outcome(race_placements(self.players, None, self.retired), self.ending)
+            return Outcome(race_placements(self.players, None, self.retired), Termination(self.ending))
         # Decision 21: the first player home wins; the others tie behind.
-        return Outcome(race_placements(self.players, self.winner, self.retired), "normal")
+        return Outcome(race_placements(self.players, self.winner, self.retired), Termination.NORMAL)
 
     def _popoff(self) -> dict[str, Any]:
         """The pop-off under way (phases POPOFF and POPOFF_START)."""

@@ -29,6 +29,7 @@ from arena.games.base import (
     InvalidOptions,
     Outcome,
     State,
+    Termination,
     race_placements,
 )
 from arena.games.roundabout import board as roundabout_board
@@ -270,8 +271,8 @@ class RoundaboutState(State):
             raise ValueError("the game is not over")
         if self.winner >= 0:
             # Decision 20: the first home wins; the others tie behind.
-            return Outcome(race_placements(self.players, self.winner, self.retired), "normal")
-        return Outcome(race_placements(self.players, None, self.retired), self.end_reason)
+            return Outcome(race_placements(self.players, self.winner, self.retired), Termination.NORMAL)
+        return Outcome(race_placements(self.players, None, self.retired), Termination(self.end_reason))
 
     def clone(self) -> RoundaboutState:
         new = RoundaboutState.__new__(RoundaboutState)

@@ -29,6 +29,7 @@ from arena.games.base import (
     InvalidOptions,
     Outcome,
     State,
+    Termination,
     race_placements,
 )
 from arena.games.slyyde import board as slyyde_board
@@ -150,10 +151,10 @@ class SlyydeState(State):
             raise IllegalAction("the game is not over")
         scores = (self.rolls[0],) if self.players == 1 else None
         if self.ending == "turn_cap":
-            return Outcome(race_placements(self.players, None, self.retired), "turn_cap", scores)
+            return Outcome(race_placements(self.players, None, self.retired), Termination.TURN_CAP, scores)
         assert self.winner is not None, "a game over without a turn cap has a winner"
         # Decision 22: the first pawn home wins; the others tie behind it.
-        return Outcome(race_placements(self.players, self.winner, self.retired), "normal", scores)
+        return Outcome(race_placements(self.players, self.winner, self.retired), Termination.NORMAL, scores)
 
     # ----------------------------------------------------------- JSON
 

@@ -20,6 +20,7 @@ from arena.games.base import (
     InvalidOptions,
     Outcome,
     State,
+    Termination,
     competition_placements,
 )
 
@@ -136,7 +137,7 @@ class PigState(State):
         else:
             keys = [(2, 0) if seat in out else (0, 0) if seat == self.winner else (1, -self.scores[seat])
                     for seat in range(self.players)]
-        return Outcome(competition_placements(keys), self.ending or "normal",
+        return Outcome(competition_placements(keys), Termination(self.ending or "normal"),
                        tuple(float(score) for score in self.scores))
 
     def to_json(self) -> dict[str, Any]:

@@ -9,9 +9,9 @@ import pytest
 from arena_pig import SPEC
 from arena_pig.engine import GAME, HOLD, ROLL_AGAIN, TURN_CAP, PigState
 
-from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions
+from arena.games.base import CHANCE, TERMINAL, IllegalAction, InvalidOptions, Termination
+from arena.games.events import replay
 from arena.games.playout import random_playout
-from arena.play.events import replay
 
 ROLL = {"choice": "roll"}
 
@@ -89,7 +89,7 @@ def test_the_turn_cap_is_a_draw_between_the_seats_still_in_the_game():
     for _ in range(TURN_CAP):
         state.apply_chance((1,))
     assert state.current_player() == TERMINAL
-    assert state.outcome().placements == (1, 1) and state.outcome().ending == "turn_cap"
+    assert state.outcome().placements == (1, 1) and state.outcome().termination is Termination.TURN_CAP
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

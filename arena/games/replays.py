@@ -1,7 +1,9 @@
 """The replay a game page embeds, and the state patch format it is made of.
 
-The format is written down in ``schema.json`` (``$defs/replay`` and
-``$defs/patch``); this module writes it and static/replay.js reads it.
+The format is written down in the site's ``schema.json`` (``$defs/replay``
+and ``$defs/patch``); this module writes it and the site's static/replay.js
+reads it. It belongs to the games layer: a worker that plays a game makes
+its replay there, and needs nothing of the site to do it.
 Patch 0 is the initial state and patch k turns the state before event k - 1
 into the state after it, so a page carries each state's changes rather than
 every state whole.
@@ -18,8 +20,8 @@ from typing import Any
 
 from arena.games import GAMES
 from arena.games.base import IllegalAction, InvalidOptions
-from arena.model import DecisionTimes, GameRecord
-from arena.play.events import replay
+from arena.games.events import replay
+from arena.model import DecisionTimes, Event, GameRecord
 
 # Bump when the replay data change shape (a change of the page's template
 # alone rewrites every page by itself: the builder hashes the templates), so
@@ -39,7 +41,7 @@ def with_replay(record: GameRecord) -> GameRecord:
     return record if problem else dataclasses.replace(record, replay=payload, replay_format=REPLAY_FORMAT)
 
 
-def replay_payload(game: str, players: int, options: dict[str, Any], events: list[dict[str, Any]],
+def replay_payload(game: str, players: int, options: dict[str, Any], events: list[Event],
                    times: DecisionTimes) -> tuple[str, int, str | None]:
     """The replay as the page embeds it: base64 of zlib-compressed JSON
     ``{"events": [...], "patches": [...], "timeout_ms": ..., "answer_ms": [...]}``

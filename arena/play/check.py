@@ -13,20 +13,17 @@ do not fail it (a bot that thinks by the clock is allowed to).
 
 from __future__ import annotations
 
-import re
 import statistics
 import tempfile
 import time
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
-from typing import Any
 
-from arena.bots.discovery import discover
-from arena.bots.process import BotProcess
-from arena.bots.protocol import BotSeat, handshake
-from arena.errors import ArenaError, BotError
+from arena.bots.discovery import discover, named_bots
+from arena.bots.greeting import greet
+from arena.bots.protocol import BotSeat
 from arena.games import GAMES, get_game
-from arena.games.base import Action, State
 from arena.model import BotSpec, GameRecord, Job, Limits, Termination
 from arena.play.referee import play_game
 from arena.resources import bundled_bots
@@ -43,18 +40,26 @@ CHECK_SEED = 20240601
 CLOSE_TO_LIMIT = 0.8  # a decision slower than this share of the limit is worth a note
 
 
+class Level(Enum):
+    """How much a finding weighs: ``NOTE`` is said and does not fail the
+    bot; a ``PROBLEM`` makes it unfit for a tournament."""
+
+    OK = "ok"
+    NOTE = "note"
+    PROBLEM = "problem"
+
+
 @dataclass(frozen=True)
 class Finding:
-    """One line of the report: ``ok``, a ``note`` (said, not failing) or a
-    ``problem`` (not fit for a tournament), with the section to read."""
+    """One line of the report, with the section of the protocol to read."""
 
-    level: str
+    level: Level
     text: str
     section: str | None = None
 
     def line(self) -> str:
         where = f' (read {PROTOCOL}, "{self.section}")' if self.section else ""
-        return f"{self.level:8} {self.text}{where}"
+        return f"{self.level.value:8} {self.text}{where}"
 
 
 @dataclass
@@ -63,48 +68,24 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
 
     @property
-    def fit(self) -> bool:
-        return not any(finding.level == "problem" for finding in self.findings)
-
-    def add(self, level: str, text: str, section: str | None = None) -> None:
-        self.findings.append(Finding(level, text, section))
-
-
-class _TimedSeat:
-    """A bot's seat that remembers how long each of its decisions took."""
-
-    def __init__(self, seat: BotSeat, times: list[float]) -> None:
-        self.seat, self.times = seat, times
+    def problems(self) -> list[Finding]:
+        return [finding for finding in self.findings if finding.level is Level.PROBLEM]
 
     @property
-    def updates(self) -> bool:
-        return self.seat.updates
+    def fit(self) -> bool:
+        return not self.problems
 
-    def start_game(self, job: Job, seat: int, state: State) -> None:
-        self.seat.start_game(job, seat, state)
-
-    def decide(self, state: State, actions: list[Action], timeout: float) -> int:
-        started = time.monotonic()
-        try:
-            return self.seat.decide(state, actions, timeout)
-        finally:
-            self.times.append(time.monotonic() - started)
-
-    def observe(self, event: dict[str, Any], state: State) -> None:
-        self.seat.observe(event, state)
-
-    def end_game(self, state: State, result: dict[str, Any]) -> None:
-        self.seat.end_game(state, result)
+    def add(self, level: Level, text: str, section: str | None = None) -> None:
+        self.findings.append(Finding(level, text, section))
 
 
 def find_bots(bot_dirs: list[Path], name: str) -> tuple[BotSpec, BotSpec]:
     """The bot to check and the random bot that fills the other seats (from
     the folders given, else the bundled one)."""
     found = {spec.name: spec for spec in discover(bot_dirs)}
-    if name not in found:
-        raise ArenaError(f"unknown bot: {name!r} (available: {', '.join(sorted(found))})")
+    [checked] = named_bots(found.values(), [name])
     filler = found.get(FILLER) or next(s for s in discover([bundled_bots()]) if s.name == FILLER)
-    return found[name], filler
+    return checked, filler
 
 
 def check_bot(spec: BotSpec, filler: BotSpec, limits: Limits) -> Report:
@@ -119,14 +100,15 @@ def check_bot(spec: BotSpec, filler: BotSpec, limits: Limits) -> Report:
         first: GameRecord | None = None
         for game in games:
             for count in range(max(2, get_game(game).min_players), get_game(game).max_players + 1):
-                record, written = _play(spec, filler, game, count, limits, Path(folder), times)
+                record, written = _play(spec, filler, game, count, limits, Path(folder))
+                times += record.decision_seconds(0)
                 played += 1
                 stderr_bytes += written
                 _read_game(record, count, limits, report)
                 if first is None and count == 2:
                     first = record
         if first is not None:
-            again, written = _play(spec, filler, first.job.game, 2, limits, Path(folder), [])
+            again, written = _play(spec, filler, first.job.game, 2, limits, Path(folder))
             stderr_bytes += written
             _same_play(first, again, report)
     _timing(times, limits, report)
@@ -136,35 +118,31 @@ def check_bot(spec: BotSpec, filler: BotSpec, limits: Limits) -> Report:
 
 def _handshake(spec: BotSpec, limits: Limits, report: Report) -> list[str]:
     started = time.monotonic()
-    try:
-        process = BotProcess(spec, limits)
-    except BotError as exc:
-        report.add("problem", f"cannot start: {exc}", FORFEITS)
+    greeting = greet(spec, limits)
+    if greeting.hello is None:
+        if greeting.started:
+            report.add(Level.PROBLEM, f"handshake failed: {greeting.error}", HELLO)
+        else:
+            report.add(Level.PROBLEM, f"cannot start: {greeting.error}", FORFEITS)
         return []
-    try:
-        hello = handshake(process, limits.startup_timeout)
-    except BotError as exc:
-        report.add("problem", f"handshake failed: {exc}", HELLO)
-        return []
-    finally:
-        process.close()
+    hello = greeting.hello
     took = time.monotonic() - started
     declared = [str(game) for game in hello["games"]]
     unknown = [game for game in declared if game not in GAMES]
     games = sorted(set(declared) & set(GAMES))
     if unknown:
-        report.add("note", f"declares games arena does not have, ignored: {', '.join(unknown)}", HELLO)
+        report.add(Level.NOTE, f"declares games arena does not have, ignored: {', '.join(unknown)}", HELLO)
     if not games:
-        report.add("problem", f"declares none of the games ({', '.join(sorted(GAMES))})", HELLO)
+        report.add(Level.PROBLEM, f"declares none of the games ({', '.join(sorted(GAMES))})", HELLO)
         return []
-    level, section = ("ok", None) if took <= CLOSE_TO_LIMIT * limits.startup_timeout else ("note", LIMITS)
+    level, section = (Level.OK, None) if took <= CLOSE_TO_LIMIT * limits.startup_timeout else (Level.NOTE, LIMITS)
     report.add(level, f"handshake in {took:.2f} s (limit {limits.startup_timeout:g} s); plays {', '.join(games)}",
                section)
     return games
 
 
-def _play(spec: BotSpec, filler: BotSpec, game: str, count: int, limits: Limits, folder: Path,
-          times: list[float]) -> tuple[GameRecord, int]:
+def _play(spec: BotSpec, filler: BotSpec, game: str, count: int, limits: Limits,
+          folder: Path) -> tuple[GameRecord, int]:
     """One game, the bot in seat 0, random bots in the others (each its own
     process); returns the record and the bytes the bot wrote to stderr."""
     fillers = [BotSpec(f"{FILLER}-{n}", filler.command, filler.path, filler.content_hash) for n in range(1, count)]
@@ -174,20 +152,11 @@ def _play(spec: BotSpec, filler: BotSpec, game: str, count: int, limits: Limits,
     bot = BotSeat(spec, limits, log)
     others = [BotSeat(f, limits) for f in fillers]
     try:
-        record = play_game(job, [_TimedSeat(bot, times), *others], limits.move_timeout)
+        record = play_game(job, [bot, *others], limits.move_timeout)
     finally:
         for seat in (bot, *others):
             seat.close()
-    return record, _stderr_written(log)
-
-
-def _stderr_written(log: Path) -> int:
-    """What the bot wrote to stderr: what the log kept and what it dropped."""
-    if not log.exists():
-        return 0
-    text = log.read_bytes()
-    dropped = re.search(rb"\[arena: (\d+) more bytes of stderr dropped\]", text)
-    return len(text) + (int(dropped.group(1)) - len(dropped.group(0)) - 1 if dropped else 0)
+    return record, bot.stderr_received
 
 
 def _read_game(record: GameRecord, count: int, limits: Limits, report: Report) -> None:
@@ -197,11 +166,11 @@ def _read_game(record: GameRecord, count: int, limits: Limits, report: Report) -
         forfeit = mine[0]
         limit = (f" (the move time limit is {limits.move_timeout:g} s, --move-timeout)"
                  if forfeit.termination is Termination.TIMEOUT else "")
-        report.add("problem", f"{where}: forfeited by {forfeit.termination.value}: {forfeit.detail}{limit}",
+        report.add(Level.PROBLEM, f"{where}: forfeited by {forfeit.termination.value}: {forfeit.detail}{limit}",
                    SECTION[forfeit.termination])
         return
     decisions = sum(1 for event in record.events if event["kind"] == "decision" and event["seat"] == 0)
-    report.add("ok", f"{where}: finished ({record.termination.value}), placed {record.placements[0]} "
+    report.add(Level.OK, f"{where}: finished ({record.termination.value}), placed {record.placements[0]} "
                      f"of {count}, {decisions} decision{'s' * (decisions != 1)}")
 
 
@@ -209,10 +178,10 @@ def _same_play(first: GameRecord, again: GameRecord, report: Report) -> None:
     mine = [[e["chosen"] for e in record.events if e["kind"] == "decision" and e["seat"] == 0]
             for record in (first, again)]
     if mine[0] == mine[1]:
-        report.add("ok", f"the same seed gives the same play ({first.job.game}, played twice)")
+        report.add(Level.OK, f"the same seed gives the same play ({first.job.game}, played twice)")
         return
     at = next((n for n, (a, b) in enumerate(zip(*mine)) if a != b), min(map(len, mine)))
-    report.add("note", f"the same seed gives different play ({first.job.game}, from decision {at + 1}): fine "
+    report.add(Level.NOTE, f"the same seed gives different play ({first.job.game}, from decision {at + 1}): fine "
                        "for a tournament, but its games cannot be reproduced; seed your choices from "
                        "game_start's seed", "game_start (referee → bot)")
 
@@ -226,18 +195,18 @@ def _timing(times: list[float], limits: Limits, report: Report) -> None:
     text = (f"time per decision over {len(times)} decisions: median {statistics.median(ordered):.3f} s, "
             f"p99 {p99:.3f} s, max {ordered[-1]:.3f} s (limit {limit:g} s)")
     if ordered[-1] > limit:
-        report.add("problem", text + ": over the limit", LIMITS)
+        report.add(Level.PROBLEM, text + ": over the limit", LIMITS)
     elif p99 > CLOSE_TO_LIMIT * limit:
-        report.add("note", text + f": over {CLOSE_TO_LIMIT:.0%} of the limit, so a busier machine may "
+        report.add(Level.NOTE, text + f": over {CLOSE_TO_LIMIT:.0%} of the limit, so a busier machine may "
                                   "make it forfeit", LIMITS)
     else:
-        report.add("ok", text)
+        report.add(Level.OK, text)
 
 
 def _stderr(written: int, games: int, limits: Limits, report: Report) -> None:
     text = f"stderr: {written} bytes over {games + 1} games"
     if written > limits.stderr_bytes:
-        report.add("note", text + f", over the {limits.stderr_bytes} bytes kept per match: the rest is dropped",
+        report.add(Level.NOTE, text + f", over the {limits.stderr_bytes} bytes kept per match: the rest is dropped",
                    LIMITS)
     else:
-        report.add("ok", text)
+        report.add(Level.OK, text)
