@@ -367,14 +367,15 @@ def test_the_referee_memory_stays_flat_under_a_huge_line_and_a_stderr_flood(zoo_
     flood = _referee_peak(tmp_path, zoo_dir / "stderr_flood.py", zoo_game, 2.5)
     endings = (baseline["termination"], line["termination"], flood["termination"])
     assert endings == ("bad_output", "bad_output", "timeout")
-    # A 100 MB line and gigabytes of stderr went by; the referee grew by
+    # A 100 MB line and hundreds of megabytes of stderr (about a gigabyte
+    # in 2.5 s here, less on a busy machine) went by; the referee grew by
     # no more than a few megabytes (one line cap and some reads).
     for hostile in (line, flood):
         assert hostile["peak_kib"] - baseline["peak_kib"] < 16 * 1024, (baseline, hostile)
     log = Path(flood["log"]).read_bytes()
     assert len(log) <= (64 << 10) + 100, "the log is capped"
     dropped = int(re.search(rb"\[arena: (\d+) more bytes of stderr dropped\]", log).group(1))
-    assert dropped >= 1 << 30, f"only {dropped} bytes flooded"
+    assert dropped >= 16 * (16 << 20), f"only {dropped} bytes flooded: too few to show the referee stays flat"
 
 
 # -- a tournament full of them -------------------------------------------------------------
