@@ -119,7 +119,10 @@ RUN_TO_END = """() => {
   return seen;
 }""".replace("DOM_PIECES", DOM_PIECES)
 
-TRANSFORMS = """() => Array.from(document.querySelectorAll('#board [data-piece], #board .dt-wheel, #board .cv-die'))
+# What a step's animation may move: pieces, Detour's wheels, Ciclovia's dice
+# and riders' noses (a rider that reverses only turns its nose).
+TRANSFORMS = """() => Array.from(document.querySelectorAll(
+    '#board [data-piece], #board .dt-wheel, #board .cv-die, #board .cv-nose'))
     .map(e => [e.getAttribute('data-piece'), e.getAttribute('transform'), e.style.opacity].join('|'))"""
 
 
