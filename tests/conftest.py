@@ -8,6 +8,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -25,6 +26,31 @@ ZOO = Path(__file__).resolve().parent / "zoo"
 
 def pytest_report_header(config):
     return prerequisites.header_lines()
+
+
+# -- a part of the suite -------------------------------------------------------------------
+
+
+def pytest_addoption(parser):
+    parser.addoption("--part", metavar="K/N", default=None,
+                     help="Run part K of N of the collected tests (by a hash of each test's id, so the "
+                          "same test falls in the same part on every Python); every module is still "
+                          "imported. .ci/run shares the fast set between the other Pythons this way.")
+
+
+def pytest_collection_modifyitems(config, items):
+    part = config.getoption("--part")
+    if part is None:
+        return
+    try:
+        k, n = (int(number) for number in part.split("/"))
+    except ValueError:
+        raise pytest.UsageError(f"--part {part!r}: expected K/N, such as 1/2") from None
+    if not 1 <= k <= n:
+        raise pytest.UsageError(f"--part {part!r}: K must be from 1 to N")
+    keep = [item for item in items if zlib.crc32(item.nodeid.encode()) % n == k - 1]
+    config.hook.pytest_deselected(items=[item for item in items if item not in keep])
+    items[:] = keep
 
 
 @pytest.fixture(scope="session")

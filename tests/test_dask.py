@@ -42,7 +42,9 @@ TOURNAMENT = ["tournament", "--games", "slyyde", "--rounds", "4", "--jobs", "2",
               "--move-timeout", "20", "--startup-timeout", "60"]  # generous: a busy machine forfeits nothing
 PLANNED = 24  # 3 bots: 3 pairs x 4 rounds x 2 seats
 # Dask's connect timeout is 30 s by default; 3 s is plenty on localhost.
-ENV = dict(os.environ, PYTHONPATH=str(REPO), DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="3s")
+# PYTHONFAULTHANDLER: a CLI that does not finish in time is sent SIGABRT
+# (finish), and prints every thread's stack on its way out.
+ENV = dict(os.environ, PYTHONPATH=str(REPO), DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="3s", PYTHONFAULTHANDLER="1")
 
 # A random bot that takes its time over each decision, so that a match lasts
 # long enough to be interrupted; seeded by game_start, so games replay exactly.
@@ -136,9 +138,18 @@ def start_arena(*args: str, cwd: Path, **env: str) -> subprocess.Popen:
 
 
 def finish(process: subprocess.Popen, timeout: float = 300) -> tuple[str, str]:
-    """Wait for the CLI; whatever happens, leave nothing of its group running."""
+    """Wait for the CLI; whatever happens, leave nothing of its group running.
+    A CLI still running after ``timeout`` is a failure that shows where it
+    was: its threads' stacks (SIGABRT, with the fault handler on)."""
     try:
-        return process.communicate(timeout=timeout) if process.returncode is None else ("", "")
+        if process.returncode is not None:
+            return "", ""
+        try:
+            return process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)
+            _, err = process.communicate(timeout=30)
+            raise AssertionError(f"arena did not finish within {timeout:g} s; where it was:\n{err}") from None
     finally:
         try:
             os.killpg(process.pid, signal.SIGKILL)
