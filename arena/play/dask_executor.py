@@ -398,11 +398,9 @@ class _Session:
         joined = [address for address in present if address not in self.workers]
         if joined:
             self._check(joined, present)
-        for future, (part, jobs, allowed) in list(self.pending.items()):
+        for future, (_, jobs, allowed) in list(self.pending.items()):
             if not any(self.workers[a].live for a in allowed):  # Dask would wait for them forever
-                del self.pending[future]
-                future.cancel()
-                self.queue.insert(0, (dataclasses.replace(part, attempt=part.attempt + 1), jobs))
+                self._send_again(future, jobs)
         self._dispatch()
         self._give_up_if_stuck()
 
@@ -499,14 +497,30 @@ class _Session:
                 self.executor._say(f"{worker.label} was lost while playing {part.name}: the part is "
                                    f"played again on another worker, which costs the "
                                    f"{_plural(lost, 'game')} it had finished there")
+                future, jobs = self._pending_part(part)
+                if future is not None:
+                    self._send_again(future, jobs)
+
+    def _pending_part(self, part: _Part) -> tuple[Any, list[Job]]:
+        """The future of a part still pending and its games, or (None, [])."""
+        return next(((f, j) for f, (p, j, _) in self.pending.items() if p.task_key == part.task_key), (None, []))
+
+    def _send_again(self, future: Any, jobs: list[Job]) -> None:
+        """Withdraw a pending part and queue ``jobs`` (its games, or those
+        left of them) first, as a new task. The client sends it, rather than
+        leaving a lost worker's task to the scheduler, which can keep it
+        waiting for ever on a worker that is gone (dask/distributed#7346)."""
+        part, _, _ = self.pending.pop(future)
+        future.cancel()
+        if jobs:
+            self.queue.insert(0, (dataclasses.replace(part, attempt=part.attempt + 1), jobs))
 
     def _charge(self, part: _Part, finished: int, label: str) -> bool:
         """Charge a lost worker to the game its part was on (the one after
         the games it had finished); whether that was the game's second loss,
         which makes it a referee failure: the part is then withdrawn and sent
         again without it."""
-        future, jobs = next(((f, j) for f, (p, j, _) in self.pending.items() if p.task_key == part.task_key),
-                            (None, []))
+        future, jobs = self._pending_part(part)
         if future is None or finished >= len(jobs):
             return False
         game = jobs[finished]
@@ -518,11 +532,7 @@ class _Session:
         self.executor._say(f"{why}, for the second time: it is stored as a referee failure (no result), "
                            f"and the rest of {part.name} is played again on another worker")
         self.failed.append(GameRecord.referee_failure(game, f"{self.failures[game.key]}; retried, {why}"))
-        del self.pending[future]
-        future.cancel()
-        rest = [job for job in jobs if job.key != game.key]
-        if rest:
-            self.queue.insert(0, (dataclasses.replace(part, attempt=part.attempt + 1), rest))
+        self._send_again(future, [job for job in jobs if job.key != game.key])
         return True
 
     def _give_up_if_stuck(self) -> None:
