@@ -108,6 +108,20 @@ def field_names(value, names: set[str] | None = None) -> set[str]:
     return names
 
 
+def processes_running(folder: Path) -> list[str]:
+    """Processes whose command line names ``folder`` (bots of a test's
+    folder still running), as "pid: command" lines."""
+    left = []
+    for proc in Path("/proc").iterdir():
+        try:
+            command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if str(folder) in command:
+            left.append(f"{proc.name}: {command}")
+    return left
+
+
 def random_bots(folder: Path, names: list[str]) -> Path:
     """A bots folder holding the bundled random bot under each name."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import websockets.sync.client
 from click.testing import CliRunner
-from support import ARENA, RANDOM_BOT, arena_environment, random_bots
+from support import ARENA, RANDOM_BOT, arena_environment, processes_running, random_bots
 from test_browser import Watched
 from websockets.exceptions import InvalidStatus
 
@@ -53,15 +53,7 @@ class Server:
 
     def bot_processes(self) -> list[str]:
         """Processes still running a bot of this test's folder."""
-        left = []
-        for proc in Path("/proc").iterdir():
-            try:
-                command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            except OSError:
-                continue
-            if str(self.bots) in command:
-                left.append(f"{proc.name}: {command}")
-        return left
+        return processes_running(self.bots)
 
     def wait(self) -> tuple[int, str, str]:
         out, err = self.process.communicate(timeout=30)

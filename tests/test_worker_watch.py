@@ -18,7 +18,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from support import random_bots
+from support import processes_running, random_bots
 
 from arena.model import DiceKey, GameRecord, Limits, Termination
 from arena.play import executors, match
@@ -57,19 +57,6 @@ def workers() -> list[multiprocessing.process.BaseProcess]:
     return [child for child in multiprocessing.active_children() if child.name.startswith("arena-worker-")]
 
 
-def bot_processes(tmp_path: Path) -> list[str]:
-    """Processes still running a bot of this test's folder."""
-    left = []
-    for proc in Path("/proc").iterdir():
-        try:
-            command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if str(tmp_path / "bots") in command:
-            left.append(f"{proc.name}: {command}")
-    return left
-
-
 def check_all_stored_once(store: Store, played: int) -> None:
     assert played == PLANNED
     with closing(sqlite3.connect(store.path)) as conn:
@@ -103,7 +90,7 @@ def test_a_stopped_worker_is_killed_and_its_game_played_again(tmp_path, short_de
     assert hit
     [message] = said
     assert "stopped answering (no heartbeat for 8 s)" in message and "played again in a fresh worker" in message
-    assert bot_processes(tmp_path) == []
+    assert processes_running(tmp_path / "bots") == []
 
 
 def test_a_killed_worker_costs_nothing(tmp_path):
@@ -115,7 +102,7 @@ def test_a_killed_worker_costs_nothing(tmp_path):
     assert hit
     [message] = said  # it was in its match: its next game was charged, and played again
     assert "died (killed by SIGKILL)" in message and "played again in a fresh worker" in message
-    assert bot_processes(tmp_path) == []
+    assert processes_running(tmp_path / "bots") == []
 
 
 @pytest.mark.slow
@@ -160,4 +147,4 @@ def test_a_game_whose_workers_fail_twice_is_a_referee_failure(tmp_path, short_de
             assert conn.execute("SELECT count(*) FROM results WHERE game_key = ?", [target]).fetchone()[0] == 0
     assert len(said) == 2
     assert "played again in a fresh worker" in said[0] and "stored as a referee failure" in said[1]
-    assert bot_processes(tmp_path) == []
+    assert processes_running(tmp_path / "bots") == []
