@@ -48,8 +48,10 @@ def pytest_collection_modifyitems(config, items):
         raise pytest.UsageError(f"--part {part!r}: expected K/N, such as 1/2") from None
     if not 1 <= k <= n:
         raise pytest.UsageError(f"--part {part!r}: K must be from 1 to N")
-    keep = [item for item in items if zlib.crc32(item.nodeid.encode()) % n == k - 1]
-    config.hook.pytest_deselected(items=[item for item in items if item not in keep])
+    keep, other = [], []
+    for item in items:
+        (keep if zlib.crc32(item.nodeid.encode()) % n == k - 1 else other).append(item)
+    config.hook.pytest_deselected(items=other)
     items[:] = keep
 
 

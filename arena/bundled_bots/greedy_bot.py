@@ -57,19 +57,17 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
 
 from arena.games.base import State
-from arena.house.evaluations import evaluator
+from arena.house.evaluations import StateValues, evaluator
 from arena.house.loop import serve
 
 NAME = "greedy_bot"
 PLAN_BUDGET = 3000      # own-turn positions expanded per decision, at most
 TIME_SHARE = 0.4        # of the move time, after which positions are scored as they stand
-Evaluate = Callable[[State], list[float]]  # each seat's value of a state
 
 
-def plan_values(state: State, evaluate: Evaluate,
+def plan_values(state: State, evaluate: StateValues,
                 deadline: float = math.inf, budget: int = PLAN_BUDGET) -> list[float]:
     """For each legal action, the best value for the deciding seat over its
     own decisions that follow in the same turn. Past ``deadline`` (a
@@ -86,7 +84,7 @@ def plan_values(state: State, evaluate: Evaluate,
     return values
 
 
-def _best(state: State, seat: int, evaluate: Evaluate, budget: list[int], deadline: float) -> float:
+def _best(state: State, seat: int, evaluate: StateValues, budget: list[int], deadline: float) -> float:
     if state.current_player() != seat or budget[0] <= 0 or time.perf_counter() > deadline:
         return evaluate(state)[seat]
     budget[0] -= 1
@@ -98,7 +96,7 @@ def _best(state: State, seat: int, evaluate: Evaluate, budget: list[int], deadli
     return best
 
 
-def choose(state: State, evaluate: Evaluate, rng: random.Random, deadline: float = math.inf) -> int:
+def choose(state: State, evaluate: StateValues, rng: random.Random, deadline: float = math.inf) -> int:
     """The index of the greedy action; ties broken by ``rng``."""
     actions = state.legal_actions()
     if len(actions) == 1:
@@ -116,7 +114,7 @@ class Greedy:
 
     def __init__(self) -> None:
         self.rng = random.Random()
-        self.evaluate: Evaluate | None = None
+        self.evaluate: StateValues | None = None
 
     def start(self, game_name: str, seed: int) -> None:
         self.rng.seed(seed)

@@ -54,12 +54,11 @@ import random
 import resource
 import sys
 import time
-from collections.abc import Callable
 from typing import NoReturn
 
 from arena.games.base import CHANCE, State
 from arena.games.dice import DiceStreams
-from arena.house.evaluations import evaluator
+from arena.house.evaluations import StateValues, evaluator
 from arena.house.loop import serve
 
 NAME = "search_bot"
@@ -106,7 +105,7 @@ class Search:
     """One game's searcher: the evaluation, the generator, the plan being played."""
 
     def __init__(self, game_name: str, seed: int, horizon: int | None = None) -> None:
-        self.evaluate: Callable[[State], list[float]] = evaluator(game_name)
+        self.evaluate: StateValues = evaluator(game_name)
         self.rng = random.Random(seed)
         self.horizon = horizon or HORIZONS.get(game_name, 1)
         self.following: list[tuple[str, int]] = []

@@ -47,7 +47,10 @@ def evaluated_games() -> list[str]:
     return sorted(name for name, spec in SPECS.items() if spec.evaluation is not None)
 
 
-def evaluator(game_name: str) -> Callable[[State], list[float]]:
+StateValues = Callable[[State], list[float]]  # a state to each seat's chance of winning
+
+
+def evaluator(game_name: str) -> StateValues:
     """The evaluation of a game: a state to each seat's chance of winning."""
     if game_name not in _evaluators:
         spec = get_spec(game_name)
