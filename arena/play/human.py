@@ -24,13 +24,14 @@ class HumanSeat:
     def start_game(self, job: Job, seat: int, state: State) -> None:
         self.seat = seat
         spec = get_spec(job.game)
-        self.view = spec.describer(list(job.seats))
+        self.view = spec.describer(list(job.seats), you=seat)
+        self.seen = state.to_json()  # the state before the next event, to word it
         click.echo(f"You play seat {seat} of {job.game} ({self.view.legend()}). Rules: {spec.rules_path()} "
                    f"(or arena rules {job.game})")
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int:
         pause_bots()  # no bot thinks on a person's time
-        seen = state.to_json()
+        seen = self.seen = state.to_json()
         click.echo("")
         for line in self.view.position(seen):
             click.echo("  " + line)
@@ -40,12 +41,13 @@ class HumanSeat:
         return click.prompt("your choice", type=click.IntRange(1, len(actions))) - 1
 
     def observe(self, event: Event, state: State) -> None:
-        if event["kind"] == "retire":
-            click.echo(f"{self.view.seat(event['seat'])} forfeits ({event['reason'].replace('_', ' ')}) "
-                       "and is out of the game")
-            return
-        for line in self.view.effects(state.to_json()):
+        after = state.to_json()
+        words = self.view.step(self.seen, event, after)
+        self.seen = after
+        for line in [words["line"]] if event["kind"] == "retire" else words["effects"]:
             click.echo("> " + line)
+        if words["forced"]:
+            click.echo("> (forced: the only move)")
 
     def end_game(self, state: State, result: dict[str, Any]) -> None:
         seen = state.to_json()
