@@ -10,7 +10,6 @@
   const U = ArenaBoards.util;
   const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff9f1c"];
   const TURN_DEGREES = {cw: 90, ccw: -90, half: 180};   // a wheel effect's "turn"
-  const TURN_WORDS = {cw: "a quarter clockwise", ccw: "a quarter anticlockwise", half: "half round"};
 
   ArenaBoards.detour = function (svg, board, meta) {
     const box = board.box;
@@ -25,6 +24,7 @@
     const layerPaths = U.el(svg, "g", {class: "dt-paths"});
     const layerSpaces = U.el(svg, "g", {class: "dt-spaces"});
     const layerWheels = U.el(svg, "g", {class: "dt-wheels"});
+    const layerIds = U.el(svg, "g", {class: "dt-ids"});
     const layerTrail = U.el(svg, "g", {class: "trail"});
     const layerPieces = U.el(svg, "g", {class: "pieces"});
     const layerStacks = U.el(svg, "g", {class: "stacks"});
@@ -60,8 +60,8 @@
       return U.el(parent, "polygon", {points: pts.join(" "), class: cls});
     }
 
-    const startArrow = {};
-    for (const s of board.starts) startArrow[s.space] = s.toward;
+    const startArrow = {}, startIndex = {};
+    board.starts.forEach(function (s, index) { startArrow[s.space] = s.toward; startIndex[s.space] = index; });
     for (const s of space) {
       if (s.kind === "hub") continue;
       const g = U.el(layerSpaces, "g", {class: "space dt-" + s.kind, "data-space": s.id});
@@ -77,9 +77,12 @@
           const a = Math.atan2(to.y - s.y, to.x - s.x) * 180 / Math.PI;
           U.el(g, "path", {d: "M 2.4 0 L 1.2 -0.9 L 1.2 0.9 z", class: "dt-start-arrow",
                            transform: "translate(" + s.x + " " + s.y + ") rotate(" + a + ")"});
-          U.el(g, "text", {x: s.x, y: s.y + 3.6, "text-anchor": "middle", class: "dt-label"}, "START");
+          U.el(g, "text", {x: s.x, y: s.y + 3.6, "text-anchor": "middle", class: "dt-label"}, "START " + startIndex[s.id]);
         }
       }
+      // The space's number, small, beside it: the words of a move name spaces by it.
+      U.el(layerIds, "text", {x: s.x + (s.kind === "centre" ? 3.3 : 1.2), y: s.y - (s.kind === "centre" ? 2.4 : 1.3),
+                              class: "dt-id", "data-id": s.id}, s.id);
       U.el(g, "title", {}, "space " + s.id + " (" + s.kind + ")");
     }
 
@@ -256,35 +259,15 @@
       return {phases: phase, tracks: tracks};
     }
 
-    function effectText(e, state) {
-      const name = function (seat) { return U.seatName(meta, seat); };
-      const pieceName = function (id) { return "piece " + id + " (" + name(state.pieces[id].seat) + ")"; };
-      switch (e.cause) {
-        case "roll": return name(e.seat) + " rolls " + e.dice.join(" and ");
-        case "move": return pieceName(e.piece) + " moves " + e.die + ": " + e.from + " → " + e.to;
-        case "wheel": return "wheel " + board.wheels[e.wheel].name + " turns " + TURN_WORDS[e.turn] +
-          (e.carried && e.carried.length ? ", carrying piece " + e.carried.join(", ") : "");
-        // mover, defender and winner are piece ids, not colours
-        case "popoff": return "pop-off: " + pieceName(e.mover) + " pops " + e.pops[0] + ", " +
-          pieceName(e.defender) + " pops " + e.pops[1] +
-          (e.winner === null ? ": pop again" : ": " + pieceName(e.winner) + " wins it");
-        case "sent_back": return pieceName(e.piece) + " goes back to START " + e.start + " (" + e.reason + ")";
-        case "finish": return pieceName(e.piece) + " leaves the board at FINISH";
-        case "win": return name(e.seat) + " wins";
-        case "turn_cap": return "the turn cap ends the game (" + e.turns + " turns)";
-        default: return JSON.stringify(e);
-      }
-    }
-
     function describe(state) {
       const who = U.seatName(meta, state.seat);
       const left = meta.seats.map(function (s) {
         return s.name + ": " + state.pieces.filter(function (p) { return p.seat === s.seat && p.space !== null; }).length + " on board";
       }).join(" · ");
-      const phases = {roll: who + " to roll", choose: who + " chooses which piece moves first",
-                      direction: who + " chooses the way out of the centre", wheel: who + " turns a wheel",
-                      popoff: "pop-off", popoff_start: "the loser of the pop-off picks a START",
-                      own_start: who + " picks the START", over: state.winner === null ? "game over" : U.seatName(meta, state.winner) + " has won"};
+      const phases = {roll: who + " to roll", choose: who + " to choose which piece moves first",
+                      direction: who + " to choose the way out of the centre", wheel: who + " to turn a wheel",
+                      popoff: "pop-off", popoff_start: "the loser of the pop-off to pick a START",
+                      own_start: who + " to pick the START", over: state.winner === null ? "game over" : "won by " + U.seatName(meta, state.winner)};
       return (phases[state.phase] || state.phase) + " — " + left;
     }
 
@@ -308,7 +291,7 @@
     const legend = [[".space.dt-path", "path space"], [".space.dt-start", "START"], [".space.dt-finish", "FINISH"],
                     [".space.dt-star", "star space"], [".dt-centre", "centre"], [".dt-wheel", "wheel (its hub a star)"]];
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots, legend: legend,
+    return {render: render, transition: transition, describe: describe, spots: spots, legend: legend,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();
