@@ -25,6 +25,7 @@
     const layerSpaces = U.el(svg, "g", {class: "dt-spaces"});
     const layerWheels = U.el(svg, "g", {class: "dt-wheels"});
     const layerIds = U.el(svg, "g", {class: "dt-ids"});
+    const layerPreview = U.el(svg, "g", {class: "dt-preview"});
     const layerTrail = U.el(svg, "g", {class: "trail"});
     const layerPieces = U.el(svg, "g", {class: "pieces"});
     const layerStacks = U.el(svg, "g", {class: "stacks"});
@@ -288,10 +289,22 @@
       return [{x: space[id].x, y: space[id].y, r: 2.2, label: "space " + id + " (" + space[id].kind + ")"}];
     }
 
+    // An offered wheel turn, before it is chosen: the wheel's tracks drawn
+    // where the turn would leave them, over the wheel as it stands.
+    function preview(action, state) {
+      layerPreview.textContent = "";
+      if (!action || action.wheel === undefined) return;
+      const w = board.wheels[action.wheel];
+      const degrees = 90 * state.wheels[action.wheel] + TURN_DEGREES[action.turn];
+      const g = U.el(layerPreview, "g", {class: "dt-preview-wheel", "data-wheel": action.wheel, "data-turn": action.turn,
+                                         transform: "rotate(" + degrees + " " + w.x + " " + w.y + ")"});
+      for (const track of wheelGroups[action.wheel].querySelectorAll(".dt-track")) g.appendChild(track.cloneNode(true));
+    }
+
     const legend = [[".space.dt-path", "path space"], [".space.dt-start", "START"], [".space.dt-finish", "FINISH"],
                     [".space.dt-star", "star space"], [".dt-centre", "centre"], [".dt-wheel", "wheel (its hub a star)"]];
 
-    return {render: render, transition: transition, describe: describe, spots: spots, legend: legend,
+    return {render: render, transition: transition, describe: describe, spots: spots, legend: legend, preview: preview,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();
