@@ -121,7 +121,7 @@
         U.el(g, "path", {class: "piece-shadow", d: "M 2.5 0.35 L -1.6 -1.5 L -0.7 0.35 L -1.6 1.9 z"});
         U.el(g, "path", {class: "piece-body", d: "M 2.4 0 L -1.7 -1.85 L -0.8 0 L -1.7 1.85 z", fill: COLOURS[p.colour % 4]});
         U.el(g, "text", {class: "piece-label", "font-size": 1.5, x: -0.2, y: 0.5, "text-anchor": "middle"}, p.seat);
-        U.el(g, "title", {}, "piece " + p.id + " (" + U.seatName(meta, p.seat) + ")");
+        U.el(g, "title", {}, U.seatName(meta, p.seat) + "'s piece");
         pieces[p.id] = g;
       }
     }
@@ -272,21 +272,26 @@
       return (phases[state.phase] || state.phase) + " — " + left;
     }
 
+    // A space as the words name it: its number, or its wheel's hub.
+    function placeName(id) {
+      return hubWheel[id] ? "the hub of wheel " + hubWheel[id].name : String(id);
+    }
+
     // Pieces, wheels and spaces (a START by its index in board.starts) as
     // the actions name them.
     function spots(action, state) {
       if (action.piece !== undefined) {
         const at = pointOf(state.pieces[action.piece], state);
-        return [{x: at[0], y: at[1], r: 2.6, label: "piece " + action.piece}];
+        return [{x: at[0], y: at[1], r: 2.6, label: "the piece on " + placeName(state.pieces[action.piece].space)}];
       }
       if (action.wheel !== undefined) {
         const w = board.wheels[action.wheel];
-        return [{x: w.x, y: w.y, r: w.radius + 1.2, label: "wheel " + action.wheel + " (" + w.name + ")"}];
+        return [{x: w.x, y: w.y, r: w.radius + 1.2, label: "wheel " + w.name}];
       }
       const id = action.toward !== undefined ? action.toward
         : action.start !== undefined ? board.starts[action.start].space : undefined;
       if (id === undefined) return [];
-      return [{x: space[id].x, y: space[id].y, r: 2.2, label: "space " + id + " (" + space[id].kind + ")"}];
+      return [{x: space[id].x, y: space[id].y, r: 2.2, label: (space[id].kind === "start" ? "START " + startIndex[id] + ", " : "") + "space " + id}];
     }
 
     // An offered wheel turn, before it is chosen: the wheel's tracks drawn

@@ -90,7 +90,7 @@
         U.el(g, "path", {class: "piece-shadow", d: "M 2.4 0.3 L -1.5 -1.4 L -0.6 0.3 L -1.5 1.8 z"});
         U.el(g, "path", {class: "piece-body", d: "M 2.3 0 L -1.6 -1.7 L -0.7 0 L -1.6 1.7 z", fill: U.SEAT_COLOURS[d.owner % 4]});
         U.el(g, "path", {class: "rb-capture-mark", d: "M -1.2 -1.2 L 1.2 1.2 M -1.2 1.2 L 1.2 -1.2"});
-        U.el(g, "title", {}, "dart " + d.id + " (" + U.seatName(meta, d.owner) + ")");
+        U.el(g, "title", {}, U.seatName(meta, d.owner) + "'s dart");
         darts[d.id] = g;
       }
     }
@@ -212,7 +212,7 @@
       return ids.map(function (id) {
         const d = state.darts.find(function (x) { return x.id === id; });
         const p = restPoint(d, state);
-        return {x: p[0], y: p[1], r: 2.6, label: "dart " + id};
+        return {x: p[0], y: p[1], r: 2.6, label: "ring " + spaces[d.space].ring + " bar " + spaces[d.space].bar};
       });
     }
 
