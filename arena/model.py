@@ -94,6 +94,11 @@ class Limits:
     isolation: str = "box"
 
 
+def bot_name(bot_id: str) -> str:
+    """The name in a bot id (``name@version``, BotSpec.bot_id)."""
+    return bot_id.rsplit("@", 1)[0]
+
+
 @dataclass(frozen=True)
 class BotSpec:
     """A bot found in a bots folder: how to start it and which version it is."""

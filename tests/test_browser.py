@@ -305,7 +305,7 @@ def test_a_replay_of_every_game(site, watched, name):
 
 
 # The boards' legends: every kind of space, each drawn from a space of the board.
-LEGENDS = {"slyyde": 7, "detour": 6, "ciclovia": 7, "roundabout": 3}
+LEGENDS = {"slyyde": 7, "detour": 6, "ciclovia": 7, "roundabout": 6}
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -399,7 +399,7 @@ def test_a_tournament_stores_each_replay_and_the_site_shows_it_as_the_events_mak
     games, _ = stored(site.db)
     with Store(site.db) as store:
         kept = {game.key: store.replay(game.key, replays.REPLAY_FORMAT) for game in games}
-        made = {game.key: replays.replay_payload(game.game, game.players, game.options, store.events(game.key),
+        made = {game.key: replays.replay_payload(game.game, game.seats, game.options, store.events(game.key),
                                                  store.decision_times(game.key))[0]
                 for game in games}
     assert any(kept.values()) and not all(kept.values())

@@ -253,3 +253,59 @@ def test_a_port_in_use_is_one_line():
         result = CliRunner().invoke(main, ["play", "slyyde", "--bot", "random_bot", "--web", "--port", str(port)])
     assert result.exit_code == 1
     assert result.output.strip() == f"Error: port {port} is in use on 127.0.0.1: pick another with --port"
+
+
+@pytest.mark.slow
+def test_the_offered_actions_and_the_events_arrive_in_words(browser, tmp_path):
+    """Every decide message carries the words of each offered action, and
+    every event its words: the game's text view speaking to the person
+    ("you"), shown as they are on the buttons and in the list. Hovering or
+    focusing an offered wheel turn draws the wheel's new paths first."""
+    import json
+
+    from arena.games import get_spec
+
+    server = Server(tmp_path, "detour", "--seat", "1")
+    watched = Watched(browser)
+    page = watched.page
+    messages: list[dict] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: messages.append(json.loads(frame))))
+    previewed = 0
+    try:
+        page.goto(server.url + "&speed=0")
+        while not previewed:
+            page.wait_for_function(f"['decide', 'over'].includes({PHASE})", timeout=60_000)
+            if page.evaluate(PHASE) == "over":
+                page.click("#p-again")
+                continue
+            decide = [m for m in messages if m["type"] == "decide"][-1]
+            start = [m for m in messages if m["type"] == "start"][-1]
+            view = get_spec("detour").describer(start["names"], you=start["seat"])
+            assert decide["words"] == [view.action(action, decide["state"]) for action in decide["actions"]]
+            buttons = page.locator("#p-actions button")
+            assert buttons.all_inner_texts() == decide["words"]
+            turns = [i for i, action in enumerate(decide["actions"]) if "wheel" in action]
+            if turns:
+                item = page.locator("#p-actions li").nth(turns[0])
+                item.hover()
+                ghost = page.locator("#board .dt-preview-wheel")
+                assert ghost.count() == 1
+                assert ghost.get_attribute("data-turn") == decide["actions"][turns[0]]["turn"]
+                page.mouse.move(1, 1)
+                assert ghost.count() == 0
+                page.locator("#p-actions button").nth(turns[-1]).focus()  # the keyboard too
+                assert page.locator("#board .dt-preview-wheel").get_attribute("data-turn") == \
+                    decide["actions"][turns[-1]]["turn"]
+                previewed += 1
+            buttons.first.click()
+        events = [m for m in messages if m["type"] == "event"]
+        assert events and all(m["words"]["line"] and "{" not in m["words"]["line"] for m in events)
+        lines = page.locator("#p-events li").all_inner_texts()
+        assert lines and "{" not in "".join(lines)
+        assert any(re.match(r"you roll \d and \d", line) for line in lines), lines[:20]
+        assert not any(re.search(r"\byou (rolls|moves|has|is|wins)\b", line) for line in lines)
+        watched.assert_clean()
+    finally:
+        watched.context.close()
+    code, _, err = server.wait()
+    assert code == 0, err

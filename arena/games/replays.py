@@ -18,17 +18,18 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
-from arena.games import GAMES
+from arena.games import GAMES, get_spec
 from arena.games.base import IllegalAction, InvalidOptions
 from arena.games.events import replay
-from arena.model import DecisionTimes, Event, GameRecord
+from arena.games.text_view import StepWords
+from arena.model import DecisionTimes, Event, GameRecord, bot_name
 
 # Bump when the replay data change shape (a change of the page's template
 # alone rewrites every page by itself: the builder hashes the templates), so
 # that every replay page is rewritten by the next build and the replays
 # stored with the games in the older format are made again from their events
 # (by the build, on both cores: about 6 ms a game).
-REPLAY_FORMAT = 2
+REPLAY_FORMAT = 3
 _MISSING = object()
 
 
@@ -37,36 +38,45 @@ def with_replay(record: GameRecord) -> GameRecord:
     (in a worker, in parallel with the other games). A record that does not
     replay cleanly gets none: the site makes its page, problem shown."""
     job = record.job
-    payload, _, problem = replay_payload(job.game, len(job.seats), job.options, record.events, record.times)
+    payload, _, problem = replay_payload(job.game, job.seats, job.options, record.events, record.times)
     return record if problem else dataclasses.replace(record, replay=payload, replay_format=REPLAY_FORMAT)
 
 
-def replay_payload(game: str, players: int, options: dict[str, Any], events: list[Event],
+def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any], events: list[Event],
                    times: DecisionTimes) -> tuple[str, int, str | None]:
     """The replay as the page embeds it: base64 of zlib-compressed JSON
-    ``{"events": [...], "patches": [...], "timeout_ms": ..., "answer_ms": [...]}``
-    (schema.json, ``$defs/replay``). The page rebuilds from the state before
-    each decision, its offered actions and ``timeout_ms`` the very message
-    the bot received (BotSeat.decide).
+    ``{"events": [...], "patches": [...], "words": [...], "timeout_ms": ...,
+    "answer_ms": [...]}`` (schema.json, ``$defs/replay``). The page rebuilds
+    from the state before each decision, its offered actions and
+    ``timeout_ms`` the very message the bot received (BotSeat.decide);
+    ``words`` are each step in the game's words (TextView.step), the seats
+    named by their bots' names (``seats`` are bot ids).
     Returns the payload, the number of steps and why the replay stopped
     early, if it did: a record that no longer replays still gets a page."""
     patches: list[Any] = []
+    words: list[StepWords] = []
     problem = None
     definition = GAMES.get(game)
     if definition is None:
         problem = f"this arena has no {game!r} engine to replay the game with"
     else:
+        view = get_spec(game).describer([bot_name(seat) for seat in seats])
         previous: dict[str, Any] | None = None
         try:
-            for state in replay(definition, players, options, events):
+            for state in replay(definition, len(seats), options, events):
                 current = state.to_json()
-                patches.append(current if previous is None else state_patch(previous, current))
+                if previous is None:
+                    patches.append(current)
+                else:
+                    step = view.step(previous, events[len(words)], current)
+                    patches.append(state_patch(previous, current))
+                    words.append(step)
                 previous = current
         except (IllegalAction, InvalidOptions, KeyError, IndexError, TypeError, ValueError) as exc:
             problem = f"the record does not replay on this engine after step {len(patches) - 1}: {exc}"
     shown = events[:max(0, len(patches) - 1)] if problem else events
     decisions = sum(1 for event in shown if event["kind"] == "decision")
-    data = {"events": shown, "patches": patches,
+    data = {"events": shown, "patches": patches, "words": words,
             "timeout_ms": None if times.move_timeout is None else int(times.move_timeout * 1000),
             "answer_ms": [round(seconds * 1000, 1) for seconds in times.seconds[:decisions]]}
     raw = json.dumps(data, separators=(",", ":")).encode()

@@ -62,6 +62,7 @@ class GameSpec:
             raise ArenaError(f"{self.name}'s rules document is not a file on disk: {self.rules}")
         return self.rules.resolve()
 
-    def describer(self, names: list[str]) -> TextView:
-        """The game in words, for seats called ``names``."""
-        return self.text_view(self.game, names)
+    def describer(self, names: list[str], you: int | None = None) -> TextView:
+        """The game in words, for seats called ``names``; seat ``you`` (the
+        person's) is spoken to in the second person."""
+        return self.text_view(self.game, names, you)

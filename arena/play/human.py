@@ -12,6 +12,7 @@ from arena.bots.protocol import pause_bots
 from arena.games import get_spec
 from arena.games.base import Action, State
 from arena.model import Event, Job
+from arena.play.person import Narration
 
 
 class HumanSeat:
@@ -24,28 +25,27 @@ class HumanSeat:
     def start_game(self, job: Job, seat: int, state: State) -> None:
         self.seat = seat
         spec = get_spec(job.game)
-        self.view = spec.describer(list(job.seats))
+        self.narration = Narration(job, seat, state)
+        self.view = self.narration.view
         click.echo(f"You play seat {seat} of {job.game} ({self.view.legend()}). Rules: {spec.rules_path()} "
                    f"(or arena rules {job.game})")
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int:
         pause_bots()  # no bot thinks on a person's time
-        seen = state.to_json()
         click.echo("")
-        for line in self.view.position(seen):
+        for line in self.view.position(state.to_json()):
             click.echo("  " + line)
         click.echo("your choices:")
-        for number, action in enumerate(actions, 1):
-            click.echo(f"  {number}: {self.view.action(action, seen)}")
+        for number, words in enumerate(self.narration.offered(state, actions), 1):
+            click.echo(f"  {number}: {words}")
         return click.prompt("your choice", type=click.IntRange(1, len(actions))) - 1
 
     def observe(self, event: Event, state: State) -> None:
-        if event["kind"] == "retire":
-            click.echo(f"{self.view.seat(event['seat'])} forfeits ({event['reason'].replace('_', ' ')}) "
-                       "and is out of the game")
-            return
-        for line in self.view.effects(state.to_json()):
+        words = self.narration.step(event, state)
+        for line in [words["line"]] if event["kind"] == "retire" else words["effects"]:
             click.echo("> " + line)
+        if words["forced"]:
+            click.echo("> (forced: the only move)")
 
     def end_game(self, state: State, result: dict[str, Any]) -> None:
         seen = state.to_json()

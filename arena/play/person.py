@@ -9,7 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.protocol import BotSeat
-from arena.model import BotSpec, DiceKey, Job, Limits
+from arena.games import get_spec
+from arena.games.base import Action, State
+from arena.games.text_view import StepWords, TextView
+from arena.model import BotSpec, DiceKey, Event, Job, Limits
 from arena.play.match import game_log, match_log_dir
 from arena.play.referee import Seat
 
@@ -47,3 +50,25 @@ class PersonAgainstBots:
     def seating(self, person: Seat, bots: Sequence[Seat]) -> list[Seat]:
         """Every seat in order: the person's among the bots'."""
         return [*bots[:self.seat], person, *bots[self.seat:]]
+
+
+class Narration:
+    """A game in words as the person at ``seat`` follows it (the game's
+    text view, arena.games.text_view, speaking to them as "you"): the
+    offered actions, and every event worded from the state before it and
+    the state after it. The terminal prints these words; the play server
+    sends them to the page."""
+
+    def __init__(self, job: Job, seat: int, state: State) -> None:
+        self.view: TextView = get_spec(job.game).describer(list(job.seats), you=seat)
+        self.seen = state.to_json()
+
+    def offered(self, state: State, actions: list[Action]) -> list[str]:
+        self.seen = state.to_json()
+        return [self.view.action(action, self.seen) for action in actions]
+
+    def step(self, event: Event, state: State) -> StepWords:
+        after = state.to_json()
+        words = self.view.step(self.seen, event, after)
+        self.seen = after
+        return words

@@ -262,7 +262,7 @@ def _write_game_page(store: Store, out: Path, game: StoredGame, logs: list[dict[
     from its events where none was stored (games stored before there were)."""
     payload, problem = store.replay(game.key, replays.REPLAY_FORMAT), None
     if payload is None:
-        payload, _, problem = replays.replay_payload(game.game, game.players, game.options, store.events(game.key),
+        payload, _, problem = replays.replay_payload(game.game, game.seats, game.options, store.events(game.key),
                                                      store.decision_times(game.key))
     write_atomically(out / game_path(game.key), pages.game_page(game, logs, payload, problem, bots))
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import results
-from arena.model import StoredGame
+from arena.model import StoredGame, bot_name
 from arena.site import schema
 from arena.site.paths import BotInfo, game_id, game_path, version_of
 from arena.stats.elo import Ladder
@@ -148,7 +148,7 @@ class SiteData:
     def info(self, bot_id: str) -> BotInfo:
         """A bot seen in games but missing from the bots table still gets pages."""
         if bot_id not in self.infos:
-            self.infos[bot_id] = BotInfo(bot_id, bot_id.rsplit("@", 1)[0], version_of(bot_id))
+            self.infos[bot_id] = BotInfo(bot_id, bot_name(bot_id), version_of(bot_id))
             self.names[bot_id] = self.infos[bot_id].name
         return self.infos[bot_id]
 

@@ -1,4 +1,7 @@
-"""A person in a browser tab as a seat of the referee.
+"""A person in a browser tab as a seat of the referee: the states, the
+offered actions and the events go to the page with their words (the
+game's text view, through arena.play.person.Narration), which the page
+shows as they are.
 
 The referee runs in a thread of its own; the page lives on the server's
 event loop. What the referee tells this seat goes out through ``send``
@@ -16,6 +19,7 @@ from arena.bots.protocol import pause_bots
 from arena.errors import BotTimeout, IllegalAnswer
 from arena.games.base import Action, State
 from arena.model import Event, Job
+from arena.play.person import Narration
 from arena.play.referee import Seat
 
 # Put on the choices queue when the page has gone: the game is abandoned.
@@ -41,12 +45,14 @@ class BrowserSeat:
 
     def start_game(self, job: Job, seat: int, state: State) -> None:
         self.seat = seat
+        self.narration = Narration(job, seat, state)
         self.send({"type": "start", "game": job.game, "seat": seat, "names": list(job.seats),
                    "options": job.options, "state": state.to_json()})
 
     def decide(self, state: State, actions: list[Action], timeout: float) -> int:
         pause_bots()  # no bot thinks on a person's time
         self.send({"type": "decide", "state": state.to_json(), "actions": actions,
+                   "words": self.narration.offered(state, actions),
                    "timeout_ms": None if self.timeout is None else int(self.timeout * 1000)})
         try:
             choice = self.choices.get(timeout=self.timeout)
@@ -60,7 +66,8 @@ class BrowserSeat:
         return choice
 
     def observe(self, event: Event, state: State) -> None:
-        self.send({"type": "event", "event": event, "state": state.to_json()})
+        self.send({"type": "event", "event": event, "words": self.narration.step(event, state),
+                   "state": state.to_json()})
 
     def end_game(self, state: State, result: dict[str, Any]) -> None:
         """The page hears the end from the server, with the whole record."""

@@ -10,8 +10,8 @@ game (its bots are killed); the last page closing, or Ctrl-C, stops the
 server.
 
 Messages, one JSON object each. To the page: ``start`` (seat, names,
-state), ``event`` (an event of the record and the state after it),
-``decide`` (state, actions, timeout_ms), ``out`` (the person ran out of
+state), ``event`` (an event of the record, its words and the state after
+it), ``decide`` (state, actions, each action's words, timeout_ms), ``out`` (the person ran out of
 time and is out: message), ``end`` (placements, forfeits, scores, the
 final state) and ``error`` (message). From the page:
 ``start`` (a game, again after the last ended) and ``choose`` (index).

@@ -40,6 +40,8 @@
                          " L " + (s.x + 1.4) + " " + (s.y - 0.9) + " L " + (s.x - 1.2) + " " + (s.y - 0.2), class: "cv-flag"});
       } else {
         U.el(g, "rect", {x: s.x - cell / 2, y: s.y - cell / 2, width: cell, height: cell, class: "cv-cell"});
+        // The space's number in its corner: the words of a step name it.
+        U.el(g, "text", {x: s.x - cell / 2 + 0.2, y: s.y - cell / 2 + 0.95, class: "cv-id"}, s.id);
       }
       U.el(g, "title", {}, "space " + s.id + (s.kind === "garage" || s.kind === "arrival" ? " (" + s.kind + ")" : " (" + s.gx + ", " + s.gy + ", " + s.lane + ")"));
     }
@@ -53,6 +55,7 @@
       const g = U.el(layerBlocks, "g", {class: "cv-block cv-stage-" + b.stage, "data-block": b.id});
       U.el(g, "rect", {x: b.box[0] + 0.25, y: b.box[1] + 0.25, width: b.box[2] - b.box[0] - 0.5, height: b.box[3] - b.box[1] - 0.5,
                        rx: 0.6, class: "cv-block-box"});
+      U.el(g, "text", {x: b.box[0] + 0.8, y: b.box[1] + 1.7, class: "cv-block-id"}, "block " + b.id);
       for (const d of b.doors) {
         U.el(g, "rect", {x: d.x - 0.55, y: d.y - 0.55, width: 1.1, height: 1.1, rx: 0.2, class: "cv-door"});
         U.el(g, "text", {x: d.x, y: d.y + 0.38, "text-anchor": "middle", class: "cv-door-number"}, d.number);
@@ -174,24 +177,6 @@
       return {phases: phase, tracks: tracks};
     }
 
-    function effectText(e) {
-      const name = function (seat) { return U.seatName(meta, seat); };
-      switch (e.cause) {
-        case "step": return name(e.rider) + " rides " + e.dir + ": " + e.from + " → " + e.to;
-        case "take": return name(e.rider) + " takes the " + e.colour + " " + e.value + " from block " + e.block + " (" + e.points + " points" + (e.doubled ? ", doubled" : "") + ")";
-        case "leave": return name(e.rider) + " leaves the dice here";
-        case "stay": return name(e.rider) + " stays";
-        case "stop": return name(e.rider) + " stops";
-        case "reverse": return name(e.rider) + " turns round to face " + e.facing;
-        case "arrive": return name(e.rider) + " arrives" + (e.first ? " first (+2)" : "");
-        case "light": return name(e.rider) + " reaches the traffic light: stage 2 begins";
-        case "shuffle": return "the dice for stage " + e.stage + " are shuffled onto the blocks";
-        case "roll": return "the dice for stage " + e.stage + " are rolled";
-        case "end": return "the game ends (" + e.ending + "): " + e.scores.join(" – ");
-        default: return JSON.stringify(e);
-      }
-    }
-
     function describe(state) {
       const scores = (state.scores || []).map(function (s, seat) { return U.seatName(meta, seat) + " " + s; }).join(" · ");
       let what = "stage " + state.stage;
@@ -220,7 +205,7 @@
                     [".cv-light", "traffic-light street"], [".cv-arrival", "arrival"], [".cv-garage", "garage"],
                     [".cv-stage-1", "block of stage 1, doors numbered"], [".cv-stage-2", "block of stage 2"]];
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots, legend: legend,
+    return {render: render, transition: transition, describe: describe, spots: spots, legend: legend,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();

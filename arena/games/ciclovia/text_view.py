@@ -53,31 +53,32 @@ class CicloviaTextView(TextView):
             return "end the move here"
         return compact(action)
 
-    def describe_effect(self, effect: Json) -> str | None:
+    def describe_effect(self, effect: Json, state: Json) -> str | None:
         cause = effect["cause"]
-        who = self.seat(effect.get("rider"))
+        rider = effect.get("rider")
+        says = self.says
         if cause == "step":
-            return f"{who} rides {_DIRECTIONS.get(effect['dir'], effect['dir'])} from {effect['from']} to " \
-                   f"{_space(self, effect['to'])}"
+            return f"{says(rider, 'rides')} {_DIRECTIONS.get(effect['dir'], effect['dir'])} from {effect['from']} " \
+                   f"to {_space(self, effect['to'])}"
         if cause == "take":
-            return f"{who} takes the {effect['colour']} {effect['value']} from block {effect['block']} " \
+            return f"{says(rider, 'takes')} the {effect['colour']} {effect['value']} from block {effect['block']} " \
                    f"({effect['points']} points{', doubled' if effect.get('doubled') else ''})"
         if cause in ("leave", "stay", "stop"):
-            return {"leave": f"{who} takes no more dice", "stay": f"{who} stays put",
-                    "stop": f"{who} stops on {effect['space']}"}[cause]
+            return {"leave": f"{says(rider, 'takes')} no more dice", "stay": f"{says(rider, 'stays')} put",
+                    "stop": f"{says(rider, 'stops')} on {effect['space']}"}[cause]
         if cause == "reverse":
-            return f"{who} turns round, now facing {_DIRECTIONS.get(effect['facing'], effect['facing'])}"
+            return f"{says(rider, 'turns')} round, now facing {_DIRECTIONS.get(effect['facing'], effect['facing'])}"
         if cause == "arrive":
-            return f"{who} arrives{' first' if effect.get('first') else ''}"
+            return f"{says(rider, 'arrives')}{' first' if effect.get('first') else ''}"
         if cause == "light":
-            return f"{who} reaches the traffic light first"
+            return f"{says(rider, 'reaches')} the traffic light first"
         if cause == "roll":
             return "dice rolled onto the blocks: " + ", ".join(
-                f"{d['block']} {d['colour']} {d['value']}" for d in effect["dice"])
+                f"block {d['block']} {d['colour']} {d['value']}" for d in effect["dice"])
         if cause == "shuffle":
             return None  # the roll that follows says where each die landed
         if cause == "end":
             return f"the game ends ({effect['ending']}): scores {', '.join(map(str, effect['scores']))}"
         if cause == "retire":
-            return f"{who} is out of the game"
+            return f"{says(rider, 'is')} out of the game"
         return compact(effect)

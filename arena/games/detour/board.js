@@ -10,7 +10,6 @@
   const U = ArenaBoards.util;
   const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff9f1c"];
   const TURN_DEGREES = {cw: 90, ccw: -90, half: 180};   // a wheel effect's "turn"
-  const TURN_WORDS = {cw: "a quarter clockwise", ccw: "a quarter anticlockwise", half: "half round"};
 
   ArenaBoards.detour = function (svg, board, meta) {
     const box = board.box;
@@ -25,6 +24,8 @@
     const layerPaths = U.el(svg, "g", {class: "dt-paths"});
     const layerSpaces = U.el(svg, "g", {class: "dt-spaces"});
     const layerWheels = U.el(svg, "g", {class: "dt-wheels"});
+    const layerIds = U.el(svg, "g", {class: "dt-ids"});
+    const layerPreview = U.el(svg, "g", {class: "dt-preview"});
     const layerTrail = U.el(svg, "g", {class: "trail"});
     const layerPieces = U.el(svg, "g", {class: "pieces"});
     const layerStacks = U.el(svg, "g", {class: "stacks"});
@@ -60,8 +61,8 @@
       return U.el(parent, "polygon", {points: pts.join(" "), class: cls});
     }
 
-    const startArrow = {};
-    for (const s of board.starts) startArrow[s.space] = s.toward;
+    const startArrow = {}, startIndex = {};
+    board.starts.forEach(function (s, index) { startArrow[s.space] = s.toward; startIndex[s.space] = index; });
     for (const s of space) {
       if (s.kind === "hub") continue;
       const g = U.el(layerSpaces, "g", {class: "space dt-" + s.kind, "data-space": s.id});
@@ -77,9 +78,12 @@
           const a = Math.atan2(to.y - s.y, to.x - s.x) * 180 / Math.PI;
           U.el(g, "path", {d: "M 2.4 0 L 1.2 -0.9 L 1.2 0.9 z", class: "dt-start-arrow",
                            transform: "translate(" + s.x + " " + s.y + ") rotate(" + a + ")"});
-          U.el(g, "text", {x: s.x, y: s.y + 3.6, "text-anchor": "middle", class: "dt-label"}, "START");
+          U.el(g, "text", {x: s.x, y: s.y + 3.6, "text-anchor": "middle", class: "dt-label"}, "START " + startIndex[s.id]);
         }
       }
+      // The space's number, small, beside it: the words of a move name spaces by it.
+      U.el(layerIds, "text", {x: s.x + (s.kind === "centre" ? 3.3 : 1.2), y: s.y - (s.kind === "centre" ? 2.4 : 1.3),
+                              class: "dt-id", "data-id": s.id}, s.id);
       U.el(g, "title", {}, "space " + s.id + " (" + s.kind + ")");
     }
 
@@ -117,7 +121,7 @@
         U.el(g, "path", {class: "piece-shadow", d: "M 2.5 0.35 L -1.6 -1.5 L -0.7 0.35 L -1.6 1.9 z"});
         U.el(g, "path", {class: "piece-body", d: "M 2.4 0 L -1.7 -1.85 L -0.8 0 L -1.7 1.85 z", fill: COLOURS[p.colour % 4]});
         U.el(g, "text", {class: "piece-label", "font-size": 1.5, x: -0.2, y: 0.5, "text-anchor": "middle"}, p.seat);
-        U.el(g, "title", {}, "piece " + p.id + " (" + U.seatName(meta, p.seat) + ")");
+        U.el(g, "title", {}, U.seatName(meta, p.seat) + "'s piece");
         pieces[p.id] = g;
       }
     }
@@ -256,36 +260,21 @@
       return {phases: phase, tracks: tracks};
     }
 
-    function effectText(e, state) {
-      const name = function (seat) { return U.seatName(meta, seat); };
-      const pieceName = function (id) { return "piece " + id + " (" + name(state.pieces[id].seat) + ")"; };
-      switch (e.cause) {
-        case "roll": return name(e.seat) + " rolls " + e.dice.join(" and ");
-        case "move": return pieceName(e.piece) + " moves " + e.die + ": " + e.from + " → " + e.to;
-        case "wheel": return "wheel " + board.wheels[e.wheel].name + " turns " + TURN_WORDS[e.turn] +
-          (e.carried && e.carried.length ? ", carrying piece " + e.carried.join(", ") : "");
-        // mover, defender and winner are piece ids, not colours
-        case "popoff": return "pop-off: " + pieceName(e.mover) + " pops " + e.pops[0] + ", " +
-          pieceName(e.defender) + " pops " + e.pops[1] +
-          (e.winner === null ? ": pop again" : ": " + pieceName(e.winner) + " wins it");
-        case "sent_back": return pieceName(e.piece) + " goes back to START " + e.start + " (" + e.reason + ")";
-        case "finish": return pieceName(e.piece) + " leaves the board at FINISH";
-        case "win": return name(e.seat) + " wins";
-        case "turn_cap": return "the turn cap ends the game (" + e.turns + " turns)";
-        default: return JSON.stringify(e);
-      }
-    }
-
     function describe(state) {
       const who = U.seatName(meta, state.seat);
       const left = meta.seats.map(function (s) {
         return s.name + ": " + state.pieces.filter(function (p) { return p.seat === s.seat && p.space !== null; }).length + " on board";
       }).join(" · ");
-      const phases = {roll: who + " to roll", choose: who + " chooses which piece moves first",
-                      direction: who + " chooses the way out of the centre", wheel: who + " turns a wheel",
-                      popoff: "pop-off", popoff_start: "the loser of the pop-off picks a START",
-                      own_start: who + " picks the START", over: state.winner === null ? "game over" : U.seatName(meta, state.winner) + " has won"};
+      const phases = {roll: who + " to roll", choose: who + " to choose which piece moves first",
+                      direction: who + " to choose the way out of the centre", wheel: who + " to turn a wheel",
+                      popoff: "pop-off", popoff_start: "the loser of the pop-off to pick a START",
+                      own_start: who + " to pick the START", over: state.winner === null ? "game over" : "won by " + U.seatName(meta, state.winner)};
       return (phases[state.phase] || state.phase) + " — " + left;
+    }
+
+    // A space as the words name it: its number, or its wheel's hub.
+    function placeName(id) {
+      return hubWheel[id] ? "the hub of wheel " + hubWheel[id].name : String(id);
     }
 
     // Pieces, wheels and spaces (a START by its index in board.starts) as
@@ -293,22 +282,34 @@
     function spots(action, state) {
       if (action.piece !== undefined) {
         const at = pointOf(state.pieces[action.piece], state);
-        return [{x: at[0], y: at[1], r: 2.6, label: "piece " + action.piece}];
+        return [{x: at[0], y: at[1], r: 2.6, label: "the piece on " + placeName(state.pieces[action.piece].space)}];
       }
       if (action.wheel !== undefined) {
         const w = board.wheels[action.wheel];
-        return [{x: w.x, y: w.y, r: w.radius + 1.2, label: "wheel " + action.wheel + " (" + w.name + ")"}];
+        return [{x: w.x, y: w.y, r: w.radius + 1.2, label: "wheel " + w.name}];
       }
       const id = action.toward !== undefined ? action.toward
         : action.start !== undefined ? board.starts[action.start].space : undefined;
       if (id === undefined) return [];
-      return [{x: space[id].x, y: space[id].y, r: 2.2, label: "space " + id + " (" + space[id].kind + ")"}];
+      return [{x: space[id].x, y: space[id].y, r: 2.2, label: (space[id].kind === "start" ? "START " + startIndex[id] + ", " : "") + "space " + id}];
+    }
+
+    // An offered wheel turn, before it is chosen: the wheel's tracks drawn
+    // where the turn would leave them, over the wheel as it stands.
+    function preview(action, state) {
+      layerPreview.textContent = "";
+      if (!action || action.wheel === undefined) return;
+      const w = board.wheels[action.wheel];
+      const degrees = 90 * state.wheels[action.wheel] + TURN_DEGREES[action.turn];
+      const g = U.el(layerPreview, "g", {class: "dt-preview-wheel", "data-wheel": action.wheel, "data-turn": action.turn,
+                                         transform: "rotate(" + degrees + " " + w.x + " " + w.y + ")"});
+      for (const track of wheelGroups[action.wheel].querySelectorAll(".dt-track")) g.appendChild(track.cloneNode(true));
     }
 
     const legend = [[".space.dt-path", "path space"], [".space.dt-start", "START"], [".space.dt-finish", "FINISH"],
                     [".space.dt-star", "star space"], [".dt-centre", "centre"], [".dt-wheel", "wheel (its hub a star)"]];
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots, legend: legend,
+    return {render: render, transition: transition, describe: describe, spots: spots, legend: legend, preview: preview,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();

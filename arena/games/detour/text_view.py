@@ -4,6 +4,7 @@ in the rules document's terms."""
 
 from __future__ import annotations
 
+from arena.games.base import Game
 from arena.games.detour.engine import piece_owner
 from arena.games.text_view import MARKS, Json, TextView, compact
 
@@ -20,20 +21,38 @@ def _space(view: DetourTextView, space: int | None) -> str:
     for index, start in enumerate(board["starts"]):
         if start["space"] == space:
             return f"{space} (START {index})"
-    for wheel in board["wheels"]:
-        if wheel["hub"] == space:
-            return f"{space} (hub of wheel {wheel['name']})"
+    if space in view.hubs:
+        return view.hubs[space]
     kind = board["spaces"][space]["kind"] if space < len(board["spaces"]) else ""
     extra = {"finish": ", FINISH", "star": ", a star"}.get(kind, "")
     segment = next((s["name"] for s in board["segments"] if space in s["spaces"]), None)
     return f"{space} ({segment}{extra})" if segment else f"{space}{' (' + extra[2:] + ')' if extra else ''}"
 
 
-def _owner(view: DetourTextView, piece: int) -> str:
-    return view.seat(piece_owner(piece, len(view.names)))
+def _spot(view: DetourTextView, space: int | None) -> str:
+    """A space as briefly as the board shows it: its number, or the hub
+    of its wheel (hubs turn with their wheel and carry no number)."""
+    return "off the board" if space is None else view.hubs.get(space, str(space))
+
+
+def _owner(view: DetourTextView, piece: int) -> int:
+    return piece_owner(piece, len(view.names))
+
+
+def _piece(view: DetourTextView, piece: int, state: Json) -> str:
+    """A piece by its owner and the space it stands on (the board numbers
+    its spaces; pieces carry no number): "alpha's piece on 12"."""
+    space = state["pieces"][piece]["space"]
+    return f"{view.whose(_owner(view, piece))} piece" + ("" if space is None else f" on {_spot(view, space)}")
 
 
 class DetourTextView(TextView):
+    engine_moves = frozenset({"move"})
+
+    def __init__(self, game: Game, names: list[str], you: int | None = None) -> None:
+        super().__init__(game, names, you)
+        self.hubs = {wheel["hub"]: f"the hub of wheel {wheel['name']}" for wheel in self.board["wheels"]}
+
     def position(self, state: Json) -> list[str]:
         lines = [self.legend()]
         for piece in state["pieces"]:
@@ -50,15 +69,16 @@ class DetourTextView(TextView):
         lines.append(f"wheels: {wheels} (k: the hub track joins rims k and k+1)")
         if state["phase"] != "over":
             dice = f", dice {state['dice']}" if state["dice"] else ""
-            queue = "; still to move: " + ", ".join(f"piece {q['piece']} by {q['die']}" for q in state["queue"]) \
-                if state["queue"] else ""
+            queue = "; still to move: " + ", ".join(f"{_piece(self, q['piece'], state)} by {q['die']}"
+                                                    for q in state["queue"]) if state["queue"] else ""
             lines.append(f"to play: {self.seat(state['seat'])} (colour {state['colour']}), "
                          f"phase {state['phase']}{dice}{queue}")
         return lines
 
     def describe_action(self, action: Json, state: Json) -> str:
         if "die" in action:
-            return f"move piece {action['piece']} first, by {action['die']} (the other piece moves the other die)"
+            where = _spot(self, state["pieces"][action["piece"]]["space"])
+            return f"move the piece on {where} first, by {action['die']} (the other piece moves the other die)"
         if "toward" in action:
             return f"leave the centre toward space {_space(self, action['toward'])}"
         if "wheel" in action:
@@ -69,34 +89,37 @@ class DetourTextView(TextView):
             return f"send the moving piece to START {action['start']} (space {start}), the other to the other"
         return f"send the losing piece to START {action['start']} (space {start})"
 
-    def describe_effect(self, effect: Json) -> str | None:
+    def describe_effect(self, effect: Json, state: Json) -> str | None:
         cause = effect["cause"]
-        piece = effect.get("piece")
-        owner = _owner(self, piece) if isinstance(piece, int) else ""
         if cause == "roll":
-            return f"{self.seat(effect['seat'])} rolls {', '.join(map(str, effect['dice']))}"
+            return f"{self.says(effect['seat'], 'rolls')} {' and '.join(map(str, effect['dice']))}"
         if cause == "move":
-            return f"{owner} moves piece {piece} by {effect['die']} from {effect['from']} to " \
-                   f"{_space(self, effect['to'])}"
+            whose = self.whose(_owner(self, effect["piece"]))
+            return f"{whose} piece moves {effect['die']} from {_spot(self, effect['from'])} " \
+                   f"to {_space(self, effect['to'])}"
         if cause == "wheel":
             name = self.board["wheels"][effect["wheel"]]["name"]
-            carried = f", carrying piece {', '.join(map(str, effect['carried']))}" if effect.get("carried") else ""
+            carried = "".join(f", carrying {_piece(self, piece, state)}" for piece in effect.get("carried") or [])
             return f"wheel {name} turns {_TURNS.get(effect['turn'], effect['turn'])}{carried}"
         if cause == "popoff":
             pops = effect["pops"]
-            winner = "pop again" if effect["winner"] is None else f"piece {effect['winner']} wins"
-            return (f"pop-off: piece {effect['mover']} pops {pops[0]}, piece {effect['defender']} pops {pops[1]}: "
-                    f"{winner}")
+            mover = f"{self.whose(_owner(self, effect['mover']))} moving piece"
+            defender = f"{self.whose(_owner(self, effect['defender']))} piece"
+            winner = "pop again" if effect["winner"] is None else \
+                f"{mover if effect['winner'] == effect['mover'] else defender} wins"
+            return f"pop-off: {mover} pops {pops[0]}, {defender} pops {pops[1]}: {winner}"
         if cause == "sent_back":
-            return f"{owner}'s piece {piece} goes back to START {effect['start']} (space {effect['to']})"
+            return f"{self.whose(_owner(self, effect['piece']))} piece on {_spot(self, effect['from'])} goes back to " \
+                   f"START {effect['start']} (space {effect['to']})"
         if cause == "finish":
-            return f"{owner}'s piece {piece} finishes"
+            return f"{self.whose(_owner(self, effect['piece']))} piece finishes from {effect['space']} " \
+                   "and leaves the board"
         if cause == "win":
-            return f"{self.seat(effect['seat'])} wins"
+            return self.says(effect["seat"], "wins")
         if cause == "retire":
-            return f"{self.seat(effect['seat'])} is out of the game"
+            return f"{self.says(effect['seat'], 'is')} out of the game"
         if cause == "popoff_void":
-            return f"the pop-off on {effect['space']} is called off"
+            return f"the pop-off on {_spot(self, effect['space'])} is called off"
         if cause == "turn_cap":
             return f"the game stops at the turn cap ({effect['turns']} turns)"
         return compact(effect)

@@ -17,7 +17,7 @@
     const bars = board.bars;
     const width = 360 / bars;
     const half = (radii[1] - radii[0]) / 2;
-    svg.setAttribute("viewBox", "-2 -2 104 " + (104 + 6 * Math.max(1, meta.players)));
+    svg.setAttribute("viewBox", "-6 -6 112 " + (112 + 6 * Math.max(1, meta.players)));
     const spaces = board.spaces;
     const territoryOf = {};
     board.territories.forEach(function (t) { t.bars.forEach(function (b) { territoryOf[b] = t; }); });
@@ -57,6 +57,18 @@
                                  fill: t.id in homes ? STRONG[t.colour] || "#999" : "#9a9ea8", class: "rb-band"});
     }
     U.el(layerSpaces, "circle", {cx: centre[0], cy: centre[1], r: radii[0] - half - 0.6, class: "rb-hub"});
+    // Bars numbered round the rim and rings along the line between bar 15
+    // and bar 0: the words name a space by its ring and bar.
+    for (let bar = 0; bar < bars; bar++) {
+      const q = polar(radii[radii.length - 1] + half + 3.4, angleOfBar(bar));
+      U.el(layerSpaces, "text", {x: q[0], y: q[1] + 0.7, "text-anchor": "middle", class: "rb-id rb-bar-id", "data-bar": bar},
+           "bar " + bar);
+    }
+    radii.forEach(function (r, ring) {
+      const q = polar(r, 90);
+      U.el(layerSpaces, "text", {x: q[0], y: q[1] + 0.55, "text-anchor": "middle", class: "rb-id rb-ring-id", "data-ring": ring},
+           "ring " + ring);
+    });
     for (const t of board.territories) {
       if (!(t.id in homes)) continue;
       const q = polar(radii[0] - half - 4.6, angleOfBar((t.bars[0] + t.bars[t.bars.length - 1]) / 2));
@@ -65,7 +77,7 @@
     }
 
     // Trays for darts off the board, one row per seat under the wheel.
-    const trayTop = 104;
+    const trayTop = 107;
     for (let seat = 0; seat < meta.players; seat++) {
       U.el(layerSpaces, "text", {x: 0, y: trayTop + seat * 6 + 3, class: "rb-tray-label"}, U.seatName(meta, seat).slice(0, 18) + " off:");
     }
@@ -78,7 +90,7 @@
         U.el(g, "path", {class: "piece-shadow", d: "M 2.4 0.3 L -1.5 -1.4 L -0.6 0.3 L -1.5 1.8 z"});
         U.el(g, "path", {class: "piece-body", d: "M 2.3 0 L -1.6 -1.7 L -0.7 0 L -1.6 1.7 z", fill: U.SEAT_COLOURS[d.owner % 4]});
         U.el(g, "path", {class: "rb-capture-mark", d: "M -1.2 -1.2 L 1.2 1.2 M -1.2 1.2 L 1.2 -1.2"});
-        U.el(g, "title", {}, "dart " + d.id + " (" + U.seatName(meta, d.owner) + ")");
+        U.el(g, "title", {}, U.seatName(meta, d.owner) + "'s dart");
         darts[d.id] = g;
       }
     }
@@ -182,34 +194,14 @@
       return {phases: phase, tracks: tracks};
     }
 
-    function effectText(e) {
-      const name = function (seat) { return U.seatName(meta, seat); };
-      switch (e.cause) {
-        case "rolloff": return "roll-off: " + e.rolls.map(function (r) { return name(r[0]) + " " + r[1]; }).join(", ");
-        case "roll": return name(e.seat) + " rolls " + e.dice.join(" and ");
-        case "move": return name(e.seat) + " moves dart " + e.dart + " by " + e.die + " (" + e.way + ") " + e.from + " → " + e.to + (e.jump ? ", jumping" : "");
-        case "bear_off": return name(e.seat) + " brings dart " + e.dart + " home";
-        case "ringer": return name(e.seat) + " makes a Ringer: darts " + e.darts.join(", ") + " leave the board";
-        case "reverse": return name(e.seat) + " turns dart " + e.dart + " round";
-        case "offer": return name(e.seat) + " offers the roll " + e.dice.join("-") + (e.to === undefined ? "" : " to " + name(e.to));
-        case "accept": return name(e.seat) + " accepts the roll";
-        case "decline": return name(e.seat) + " declines the roll";
-        case "pass": return name(e.seat) + " passes";
-        case "skip": return name(e.seat) + " is skipped: " + e.reason;
-        case "win": return name(e.seat) + " wins";
-        case "end": return "the game ends: " + e.reason;
-        default: return JSON.stringify(e);
-      }
-    }
-
     function describe(state) {
       const who = state.mover !== null && state.mover !== undefined ? state.mover : state.turn_player;
       const counts = (state.on_board || []).map(function (n, seat) { return U.seatName(meta, seat) + ": " + n + " on board"; }).join(" · ");
       let what = state.phase;
-      if (state.phase === "play") what = U.seatName(meta, who) + " plays " + (state.dice_left || []).join(", ");
+      if (state.phase === "play") what = U.seatName(meta, who) + " to play " + (state.dice_left || []).join(", ");
       else if (state.phase === "roll") what = U.seatName(meta, state.turn_player) + " to roll";
-      else if (state.phase === "offer") what = U.seatName(meta, state.asking) + " is offered the roll";
-      else if (state.phase === "over") what = state.winner === null ? "game over (" + state.end_reason + ")" : U.seatName(meta, state.winner) + " has won";
+      else if (state.phase === "offer") what = "the roll offered to " + U.seatName(meta, state.asking);
+      else if (state.phase === "over") what = state.winner === null ? "game over (" + state.end_reason + ")" : "won by " + U.seatName(meta, state.winner);
       return what + " — " + counts;
     }
 
@@ -220,14 +212,28 @@
       return ids.map(function (id) {
         const d = state.darts.find(function (x) { return x.id === id; });
         const p = restPoint(d, state);
-        return {x: p[0], y: p[1], r: 2.6, label: "dart " + id};
+        return {x: p[0], y: p[1], r: 2.6, label: "ring " + spaces[d.space].ring + " bar " + spaces[d.space].bar};
       });
     }
 
+    function sampleDart(g, captured) {
+      const dart = U.el(g, "g", {class: "piece rb-dart seat-0" + (captured ? " captured" : "")});
+      U.el(dart, "path", {class: "piece-body", d: "M 2.3 0 L -1.6 -1.7 L -0.7 0 L -1.6 1.7 z", fill: U.SEAT_COLOURS[0]});
+      if (captured) U.el(dart, "path", {class: "rb-capture-mark", d: "M -1.2 -1.2 L 1.2 1.2 M -1.2 1.2 L 1.2 -1.2"});
+    }
     const legend = [[".rb-home", "a seat's home territory"], [".rb-cell:not(.rb-home)", "territory of no seat"],
-                    [".rb-dart", "dart: it travels the way it points"]];
+                    [".rb-dart", "dart: it travels the way it points"],
+                    [function (g) { sampleDart(g, true); }, "✕ on a dart: captured (frozen)", "-2.6 -2.6 5.2 5.2"],
+                    [function (g) {
+                      const spot = U.el(g, "g", {class: "offer-spot"});
+                      U.el(spot, "circle", {cx: 0, cy: 0, r: 2.6, class: "offer-ring"});
+                      sampleDart(g, false);
+                    }, "dashed circle: a dart the seat to move may move (solid when chosen)", "-3.2 -3.2 6.4 6.4"],
+                    [function (g) {
+                      U.el(g, "path", {class: "trail-line seat-0", d: "M -3 1.5 Q 0 -2.5 3 1.5"});
+                    }, "dashed line: the last move's path", "-3.4 -3.4 6.8 6.8"]];
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots, legend: legend,
+    return {render: render, transition: transition, describe: describe, spots: spots, legend: legend,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();

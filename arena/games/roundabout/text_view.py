@@ -10,7 +10,15 @@ _WAYS = {"ring": "round its ring", "in": "inward (toward ring 0)", "out": "outwa
 _ARROWS = {1: ">", -1: "<"}
 
 
+def _at(view: RoundaboutTextView, space: int) -> str:
+    """A space by its ring and bar, as the grid of ``position`` and the
+    board drawing number them: "ring 2 bar 7"."""
+    return f"ring {space // view.board['bars']} bar {space % view.board['bars']}"
+
+
 class RoundaboutTextView(TextView):
+    engine_moves = frozenset({"move", "bear_off"})
+
     def position(self, state: Json) -> list[str]:
         rings, bars = self.board["rings"], self.board["bars"]
         captured = set(state.get("captured", []))
@@ -36,7 +44,7 @@ class RoundaboutTextView(TextView):
             lines.append(f"{MARKS[seat]} {self.seat(seat)}: {len(darts)} darts on the board, home "
                          f"{self.board['territories'][home]['colour']}, ringers in "
                          f"{self.board['territories'][target]['colour']}"
-                         + "".join(f"; dart {d['id']} on {d['space']}" for d in darts))
+                         + "".join(f"; a dart on {_at(self, d['space'])}" for d in darts))
         if state["phase"] in ("play", "offer"):
             left = f", dice left {state['dice_left']}" if state.get("dice_left") is not None else ""
             who = state["asking"] if state["phase"] == "offer" else state["mover"]
@@ -49,10 +57,11 @@ class RoundaboutTextView(TextView):
             way = _WAYS[action["way"]]
             if action["way"] == "ring":
                 way += " (clockwise)" if dart["dir"] == 1 else " (anticlockwise)"
-            return f"move dart {action['dart']} (on {dart['space']}) by {action['die']} {way}"
+            return f"move the dart on {_at(self, dart['space'])} by {action['die']} {way}"
         if "reverse" in action:
-            return f"turn dart{'s' if len(action['reverse']) > 1 else ''} " \
-                   f"{' and '.join(map(str, action['reverse']))} round instead of moving (ends the roll)"
+            where = " and ".join(_at(self, state["darts"][dart]["space"]) for dart in action["reverse"])
+            return f"turn the dart{'s' if len(action['reverse']) > 1 else ''} on {where} round instead of moving " \
+                   "(ends the roll)"
         if "offer" in action:
             return f"offer the roll to {self.seat(action['offer'])}"
         if "accept" in action:
@@ -61,36 +70,38 @@ class RoundaboutTextView(TextView):
             return "end the roll without moving"
         return compact(action)
 
-    def describe_effect(self, effect: Json) -> str | None:
+    def describe_effect(self, effect: Json, state: Json) -> str | None:
         cause = effect["cause"]
-        who = self.seat(effect.get("seat"))
+        seat = effect.get("seat")
         if cause == "rolloff":
             return "roll-off: " + ", ".join(f"{self.seat(seat)} {value}" for seat, value in effect["rolls"])
         if cause == "roll":
-            return f"{who} rolls {' and '.join(map(str, effect['dice']))}"
+            return f"{self.says(seat, 'rolls')} {' and '.join(map(str, effect['dice']))}"
         if cause == "move":
             jump = " jumping a block" if effect.get("jump") else ""
             way = _WAYS.get(effect["way"], str(effect["way"])).split(" (")[0]
-            return f"{who} moves dart {effect['dart']} by {effect['die']} {way} from {effect['from']} " \
-                   f"to {effect['to']}{jump}"
+            return f"{self.says(seat, 'moves')} a dart {effect['die']} {way} from {_at(self, effect['from'])} " \
+                   f"to {_at(self, effect['to'])}{jump}"
         if cause == "bear_off":
-            return f"{who}'s dart {effect['dart']} comes home on {effect['space']} and leaves the board"
+            return f"{self.whose(seat)} dart comes home on {_at(self, effect['space'])} and leaves the board"
         if cause == "ringer":
-            return f"{who} makes a ringer with darts {', '.join(map(str, effect['darts']))}"
+            where = ", ".join(_at(self, space) for space in effect["spaces"])
+            return f"{self.says(seat, 'makes')} a ringer: the darts on {where} leave the board"
         if cause == "reverse":
-            return f"{who} turns dart {effect['dart']} round"
+            return f"{self.says(seat, 'turns')} the dart on {_at(self, state['darts'][effect['dart']]['space'])} round"
         if cause == "offer":
-            return f"{who} offers the roll {effect['dice']} to {self.seat(effect['to'])}"
+            return f"{self.says(seat, 'offers')} the roll {' and '.join(map(str, effect['dice']))} " \
+                   f"to {self.seat(effect['to'])}"
         if cause in ("accept", "decline"):
-            return f"{who} {cause}s the offered roll"
+            return f"{self.says(seat, cause + 's')} the offered roll"
         if cause == "pass":
-            return f"{who} ends the roll without moving"
+            return f"{self.says(seat, 'ends')} the roll without moving"
         if cause == "skip":
-            return f"{who} misses the turn ({effect['reason']})"
+            return f"{self.says(seat, 'misses')} the turn ({effect['reason']})"
         if cause == "win":
-            return f"{who} wins"
+            return self.says(seat, "wins")
         if cause == "end":
             return f"the game ends ({effect['reason'].replace('_', ' ')})"
         if cause == "retire":
-            return f"{who} is out of the game"
+            return f"{self.says(seat, 'is')} out of the game"
         return compact(effect)

@@ -129,34 +129,14 @@
 
     function name(seat) { return U.seatName(meta, seat); }
 
-    function effectText(e) {
-      switch (e.cause) {
-        case "rolloff": return name(e.seat) + " rolls " + e.die + " in the roll-off";
-        case "first_player": return name(e.seat) + " starts";
-        case "roll": return name(e.seat) + " rolls " + e.die;
-        case "move": return name(e.seat) + " moves " + e.from + " → " + e.to;
-        case "diagonal": return name(e.seat) + " takes the diagonal " + e.from + " → " + e.to;
-        case "stay": return name(e.seat) + " cannot move (needs the exact count)";
-        case "slyyde": return name(e.seat) + " slyydes " + e.from + " → " + e.to;
-        case "sweep": return name(e.seat) + " is swept " + e.from + " → " + e.to;
-        case "bump": return name(e.seat) + " is landed on and goes back " + e.from + " → " + e.to;
-        case "back6": return name(e.by) + " sends " + name(e.seat) + " back six: " + e.from + " → " + e.to;
-        case "back6_none": return "no opponent can be sent back";
-        case "extra_turn": return name(e.seat) + " rolled a 6 and goes again";
-        case "win": return name(e.seat) + " reaches the Centre and wins";
-        case "turn_cap": return "the turn cap ends the game (" + e.turns + " turns)";
-        default: return JSON.stringify(e);
-      }
-    }
-
     function describe(state) {
       const rolls = state.rolls.map(function (r, seat) { return name(seat) + ": " + r; }).join(" · ");
       let what;
-      if (state.phase === "over") what = state.winner === null ? "game over" : name(state.winner) + " has won";
+      if (state.phase === "over") what = state.winner === null ? "game over" : "won by " + name(state.winner);
       else if (state.phase === "rolloff") what = "roll-off to decide who starts";
       else if (state.phase === "roll") what = name(state.turn) + " to roll";
-      else if (state.phase === "move") what = name(state.turn) + " rolled " + state.die + " on a black square: move or diagonal?";
-      else if (state.phase === "back6") what = name(state.turn) + " picks an opponent to send back six";
+      else if (state.phase === "move") what = name(state.turn) + " to move or take the diagonal (rolled " + state.die + " on a black square)";
+      else if (state.phase === "back6") what = name(state.turn) + " to pick an opponent to send back six";
       else what = state.phase;
       return what + " — rolls " + rolls;
     }
@@ -177,7 +157,7 @@
                     [".sq-triangle", "triangle: slyyde down its line"], [".sq-black", "black square: its diagonal"],
                     [".sq-back6", "Back-6: send an opponent back six"], [".sq-centre", "CENTRE: the goal"]];
 
-    return {render: render, transition: transition, effectText: effectText, describe: describe, spots: spots, legend: legend,
+    return {render: render, transition: transition, describe: describe, spots: spots, legend: legend,
             prepare: function (prev, state) { drawTrail(state); }};
   };
 })();

@@ -11,6 +11,7 @@ _SLYYDE_MARKS = {"start": "S", "centre": "C", "safe": "*", "triangle": "^", "bla
 
 class SlyydeTextView(TextView):
     score_unit = "rolls"  # a solo game's score: the rolls it took
+    engine_moves = frozenset({"move", "diagonal", "stay"})
 
     def position(self, state: Json) -> list[str]:
         squares = self.board["squares"]
@@ -48,24 +49,27 @@ class SlyydeTextView(TextView):
             return f"move by the die: too far, stay on square {here}"
         return f"move by the die from {here} to square {action['to']}"
 
-    def describe_effect(self, effect: Json) -> str | None:
-        cause, who = effect["cause"], self.seat(effect.get("seat"))
+    def describe_effect(self, effect: Json, state: Json) -> str | None:
+        cause, seat = effect["cause"], effect.get("seat")
+        says = self.says
         words = {
-            "rolloff": lambda: f"{who} rolls {effect['die']} to see who starts",
-            "first_player": lambda: f"{who} starts",
-            "roll": lambda: f"{who} rolls {effect['die']}",
-            "move": lambda: f"{who} moves from {effect['from']} to {effect['to']}",
-            "diagonal": lambda: f"{who} takes the diagonal from {effect['from']} to {effect['to']}",
-            "stay": lambda: f"{who} stays on {effect['at']} (the roll is too high)",
-            "slyyde": lambda: f"{who} slyydes from triangle {effect['from']} to safe square {effect['to']}",
-            "sweep": lambda: f"{who} is swept by {self.seat(effect['by'])} from {effect['from']} to {effect['to']}",
-            "back6": lambda: f"{self.seat(effect['by'])} sends {who} back six, from {effect['from']} to {effect['to']}",
-            "bump": lambda: f"{self.seat(effect['by'])} lands on {who}: back six, from {effect['from']} "
+            "rolloff": lambda: f"{says(seat, 'rolls')} {effect['die']} to see who starts",
+            "first_player": lambda: says(seat, "starts"),
+            "roll": lambda: f"{says(seat, 'rolls')} {effect['die']}",
+            "move": lambda: f"{says(seat, 'moves')} from {effect['from']} to {effect['to']}",
+            "diagonal": lambda: f"{says(seat, 'takes')} the diagonal from {effect['from']} to {effect['to']}",
+            "stay": lambda: f"{says(seat, 'stays')} on {effect['at']} (the roll is too high)",
+            "slyyde": lambda: f"{says(seat, 'slyydes')} from triangle {effect['from']} to safe square {effect['to']}",
+            "sweep": lambda: f"{says(seat, 'is')} swept by {self.seat(effect['by'])} from {effect['from']} "
+                             f"to {effect['to']}",
+            "back6": lambda: f"{says(effect['by'], 'sends')} {self.seat(seat)} back six, from {effect['from']} "
+                             f"to {effect['to']}",
+            "bump": lambda: f"{says(effect['by'], 'lands')} on {self.seat(seat)}: back six, from {effect['from']} "
                             f"to {effect['to']}",
-            "back6_none": lambda: f"{who} lands on a back-6 square with no opponent to send back",
-            "extra_turn": lambda: f"{who} rolled a 6 and plays again",
-            "retire": lambda: f"{who} is out of the game",
-            "win": lambda: f"{who} reaches the centre and wins",
+            "back6_none": lambda: f"{says(seat, 'lands')} on a back-6 square with no opponent to send back",
+            "extra_turn": lambda: f"{says(seat, 'rolled')} a 6 and {'play' if seat == self.you else 'plays'} again",
+            "retire": lambda: f"{says(seat, 'is')} out of the game",
+            "win": lambda: f"{says(seat, 'reaches')} the centre and {'win' if seat == self.you else 'wins'}",
             "turn_cap": lambda: f"the game stops at the turn cap ({effect['turns']} turns)",
         }
         return words[cause]() if cause in words else compact(effect)

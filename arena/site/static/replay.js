@@ -3,7 +3,9 @@
    The page embeds the record (events) and, for every step, the fields of
    the engine's state JSON that changed, zlib-compressed and base64-encoded
    (#replay-data). Step 0 is the initial state; step k is the state after
-   event k - 1. The board module of the game (static/boards/<game>.js) draws
+   event k - 1, and words[k - 1] says event k - 1 in the game's own words
+   (its text view, the words of the terminal and the play page: this page
+   words no move itself). The board module of the game (static/boards/<game>.js) draws
    the board and the pieces and says how to animate a step. The player's
    state is mirrored on #replay as data attributes (data-step,
    data-animating, data-anim-speed, data-anim-duration) for tests and CSS. */
@@ -95,15 +97,11 @@
   function seatLabel(seat) { return ArenaBoards.util.seatLabel(meta, seat); }
   function streamLabel(stream) { return ArenaBoards.util.streamLabel(meta, stream); }
 
-  const actionText = ArenaBoards.util.actionText;
-
-  function eventShort(event) { return ArenaBoards.util.eventText(event, meta); }
-
   const dieFace = ArenaBoards.util.dieFace;
 
   // ------------------------------------------------------------ the player
 
-  let states = [], events = [], view = null, offers = null;
+  let states = [], events = [], words = [], view = null, offers = null;
   let answerMs = [], timeoutMs = null, decisionNumber = [];  // decisionNumber[k]: how many decisions before event k
   let step = 0, playing = false, speed = 1, animation = null, timer = null, addressTimer = null;
   const motionCache = {};
@@ -181,8 +179,7 @@
         for (const value of event.values) dice.appendChild(dieFace(value, pips ? 6 : 0));
         panel.appendChild(dice);
       } else if (event.kind === "retire") {
-        heading.textContent = "Step " + step + ": " + seatLabel(event.seat) + " forfeits (" +
-          event.reason.replace("_", " ") + ") and is out of the game";
+        heading.textContent = "Step " + step + ": " + words[step - 1].line;
       } else {
         heading.textContent = "Step " + step + ": " + seatLabel(event.seat) + " decides";
         const list = document.createElement("ol");
@@ -190,7 +187,15 @@
         list.start = 0;
         panel.appendChild(list);
         // On the board as it was when the bot was asked.
-        offers.show(states[step - 1], event.offered, {chosen: event.chosen, list: list});
+        offers.show(states[step - 1], event.offered, words[step - 1].offered, {chosen: event.chosen, list: list});
+      }
+      if (words[step - 1].forced) {
+        const badge = document.createElement("span");
+        badge.className = "forced";
+        badge.textContent = event.kind === "decision" ? "forced: the only move" : "forced: the engine moved";
+        badge.title = event.kind === "decision" ? "one action was offered" : "the engine made the only move there was";
+        heading.appendChild(document.createTextNode(" "));
+        heading.appendChild(badge);
       }
     }
     showBotMessage(step > 0 && events[step - 1].kind === "decision" ? step - 1 : null);
@@ -207,13 +212,13 @@
     addressTimer = setTimeout(function () {
       if (location.hash !== "#step=" + step) history.replaceState(null, "", "#step=" + step);
     }, 150);
-    const effects = states[step].last || [];
-    if (effects.length && step > 0) {
+    const effects = step > 0 ? words[step - 1].effects : [];
+    if (effects.length) {
       const ul = document.createElement("ul");
       ul.className = "effects";
-      for (const effect of effects) {
+      for (const line of effects) {
         const li = document.createElement("li");
-        li.textContent = view.effectText ? view.effectText(effect, states[step]) : actionText(effect);
+        li.textContent = line;
         ul.appendChild(li);
       }
       panel.appendChild(ul);
@@ -335,8 +340,8 @@
     const fragment = document.createDocumentFragment();
     events.forEach(function (event, index) {
       const li = document.createElement("li");
-      li.className = event.kind;
-      li.textContent = eventShort(event);
+      li.className = event.kind + (words[index].forced ? " forced" : "");
+      li.textContent = words[index].line;
       li.title = "go to step " + (index + 1);
       fragment.appendChild(li);
     });
@@ -362,6 +367,7 @@
     }
     states = buildStates(data.patches);
     events = data.events.slice(0, states.length - 1);
+    words = data.words;
     if (!states.length) { fail("The record holds no state to show."); return; }
     for (const id of ["r-slider", "r-jump"]) $(id).max = states.length - 1;
     $("r-total").textContent = states.length - 1;

@@ -4,7 +4,9 @@
    messages). Its messages are handled one at a time, in order: an event
    is animated on the board (as in the replays, through the same board
    module) before the next message is looked at, so a decision is offered
-   only once the bots' moves before it have been shown. The offered
+   only once the bots' moves before it have been shown. Events and offered
+   actions come with their words from the server (the game's text view,
+   as the terminal prints them): the page words no move itself. The offered
    actions are drawn and made clickable by static/boards/offers.js, the
    code the replays use to show what a bot was offered.
 
@@ -95,10 +97,10 @@
     $("p-status").textContent = view.describe ? view.describe(state) : "";
   }
 
-  function logEvent(event) {
+  function logEvent(event, words) {
     const item = document.createElement("li");
-    item.className = event.kind;
-    item.textContent = U.eventText(event, meta);
+    item.className = event.kind + (words.forced ? " forced" : "");
+    item.textContent = words.line;
     const list = $("p-events");
     list.appendChild(item);
     list.scrollTop = list.scrollHeight;
@@ -118,9 +120,9 @@
   function showEvent(message) {
     const prev = state;
     state = message.state;
-    logEvent(message.event);
+    logEvent(message.event, message.words);
     if (message.event.kind === "chance") showDice(message.event);
-    else if (message.event.kind === "decision") $("p-turn").textContent = U.eventText(message.event, meta);
+    else if (message.event.kind === "decision") $("p-turn").textContent = message.words.line;
     describe();
     const speed = parseFloat($("p-speed").value);
     if (!(speed > 0)) {
@@ -144,11 +146,11 @@
     $("p-turn").textContent = "Your move: click a ringed spot on the board or an action below" +
       (message.timeout_ms === null ? "." : " (" + message.timeout_ms / 1000 + " s).");
     setPhase("decide");
-    offers.show(state, message.actions, {list: $("p-actions"), onChoose: function (index) {
+    offers.show(state, message.actions, message.words, {list: $("p-actions"), onChoose: function (index) {
       if (root.getAttribute("data-phase") !== "decide") return;
       offers.clear();
       setPhase("playing");
-      $("p-turn").textContent = "You chose " + U.actionText(message.actions[index]) + ".";
+      $("p-turn").textContent = "You chose: " + message.words[index] + ".";
       send({type: "choose", index: index});
     }});
   }

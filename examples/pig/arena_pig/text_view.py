@@ -1,4 +1,5 @@
-"""Pig in words for the terminal (arena.games.text_view)."""
+"""Pig in words (arena.games.text_view): the terminal prints them, and the
+play page and the replays show them."""
 
 from __future__ import annotations
 
@@ -21,11 +22,12 @@ class PigTextView(TextView):
             return f"hold: bank {state['turn_total']} points (then {banked})"
         return f"roll again, risking the {state['turn_total']} points of this turn on a 1"
 
-    def describe_effect(self, effect: Json) -> str | None:
-        who, cause = self.seat(effect.get("seat")), effect["cause"]
-        words = {"roll": lambda: f"{who} rolls {effect['die']}",
-                 "bust": lambda: f"{who} rolled a 1 and loses the turn's {effect['lost']} points",
-                 "hold": lambda: f"{who} banks {effect['banked']} points, {effect['score']} in all",
-                 "win": lambda: f"{who} wins", "retire": lambda: f"{who} is out of the game",
+    def describe_effect(self, effect: Json, state: Json) -> str | None:
+        seat, cause, says = effect.get("seat"), effect["cause"], self.says  # says: "bot rolls", "you roll"
+        words = {"roll": lambda: f"{says(seat, 'rolls')} {effect['die']}",
+                 "bust": lambda: f"{says(seat, 'rolled')} a 1 and {'lose' if seat == self.you else 'loses'} "
+                                 f"the turn's {effect['lost']} points",
+                 "hold": lambda: f"{says(seat, 'banks')} {effect['banked']} points, {effect['score']} in all",
+                 "win": lambda: says(seat, "wins"), "retire": lambda: f"{says(seat, 'is')} out of the game",
                  "turn_cap": lambda: f"the game stops at the turn cap ({effect['turns']} turns)"}
         return words[cause]()

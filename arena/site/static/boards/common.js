@@ -7,14 +7,21 @@
      transition(prev, state)   {phases, tracks}: how to animate the step
                                into state (state.last says what happened)
      describe(state)           one line about the position (optional)
-     effectText(effect)        one line per entry of state.last (optional)
      legend                    [[selector, words]]: the kinds of space,
                                each shown by a copy of the first element
-                               the selector finds on the board (legend())
+                               the selector finds on the board (legend());
+                               or [draw, words, viewBox] for a mark not
+                               always on the board: draw(g) draws a
+                               sample into the swatch, in board units
      spots(action, state)      where an offered action shows on the board:
                                [{x, y, r, label}] (none for an action
                                that names nothing on the board); what
                                static/boards/offers.js highlights
+     preview(action, state)    shows on the board what an offered action
+                               would do, until preview(null) (optional)
+   Moves, actions and effects are never worded here: the game's text view
+   (arena/games/<game>/text_view.py) words them, and the replay data and
+   the play server carry its words.
    A track moves one element during [t0, t1] (in phases): along points
    (a polyline), or by rotate {from, to, cx, cy}, or calls apply(f).
    Pieces carry data-piece (a stable id) and data-at (the space they stand
@@ -90,24 +97,6 @@
     return match ? seatLabel(meta, parseInt(match[1], 10)) : stream;
   }
 
-  /* An event of a record as one line (the replay's and the play page's lists). */
-  function eventText(event, meta) {
-    if (event.kind === "chance") {
-      return (event.purpose || "chance") + " · " + streamLabel(meta, event.stream) + " · " + event.values.join(" ");
-    }
-    if (event.kind === "retire") return seatLabel(meta, event.seat) + " is out: " + event.reason.replace("_", " ");
-    return seatLabel(meta, event.seat) + " → " + actionText(event.offered[event.chosen]);
-  }
-
-  /* An action as one line: its fields, in their order. */
-  function actionText(action) {
-    if (action === null || typeof action !== "object") return JSON.stringify(action);
-    return Object.keys(action).map(function (key) {
-      const value = action[key];
-      return key + ": " + (typeof value === "object" ? JSON.stringify(value) : String(value));
-    }).join(", ");
-  }
-
   /* A die as a small SVG: pips for a six-sided die, else its number. */
   function dieFace(value, sides) {
     const face = el(null, "svg", {class: "die", viewBox: "0 0 24 24", width: 30, height: 30,
@@ -133,6 +122,13 @@
       return c.indexOf("board-") === 0;
     }).join(" ");
     for (const entry of entries || []) {
+      if (typeof entry[0] === "function") {
+        const drawn = el(null, "svg", {class: "legend-swatch " + boardClass, width: 22, height: 22, "aria-hidden": "true",
+                                       viewBox: entry[2]});
+        entry[0](el(drawn, "g", {}));
+        list.appendChild(legendItem(drawn, entry[1]));
+        continue;
+      }
       const source = svg.querySelector(entry[0]);
       if (!source) continue;
       const box = source.getBBox();
@@ -146,12 +142,16 @@
         if (node.tagName === "title") node.remove();
       }
       swatch.appendChild(copy);
-      const item = document.createElement("li");
-      item.appendChild(swatch);
-      item.appendChild(document.createTextNode(entry[1]));
-      list.appendChild(item);
+      list.appendChild(legendItem(swatch, entry[1]));
     }
     return list;
+  }
+
+  function legendItem(swatch, words) {
+    const item = document.createElement("li");
+    item.appendChild(swatch);
+    item.appendChild(document.createTextNode(words));
+    return item;
   }
 
   const PHASE_MS = 520;       // one phase of an animation at 1x
@@ -218,6 +218,6 @@
   window.ArenaBoards = window.ArenaBoards || {};
   window.ArenaBoards.util = {NS: NS, SEAT_COLOURS: SEAT_COLOURS, el: el, place: place, along: along,
                              pawn: pawn, seatName: seatName, seatLabel: seatLabel,
-                             streamLabel: streamLabel, eventText: eventText, actionText: actionText, dieFace: dieFace,
+                             streamLabel: streamLabel, dieFace: dieFace,
                              animate: animate, legend: legend};
 })();

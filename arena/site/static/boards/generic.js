@@ -52,7 +52,6 @@
     }
 
     return {render: render, describe: describe, legend: [],
-            transition: function () { return {phases: 0, tracks: []}; },
-            effectText: function (effect) { return JSON.stringify(effect); }};
+            transition: function () { return {phases: 0, tracks: []}; }};
   };
 })();

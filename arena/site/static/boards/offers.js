@@ -3,11 +3,14 @@
    (what the person may choose, by clicking) both show them through here.
 
    ArenaBoards.offers(svg, view) adds a layer on top of the board and
-   returns {show(state, actions, options), clear()}. show draws a ring on
-   every spot the board view's spots(action, state) names (actions naming
-   the same spot share a ring; its title lists the spot's id and the
-   actions) and fills options.list with one item per action. Hovering a
-   ring lights its items and hovering an item lights its rings. options:
+   returns {show(state, actions, words, options), clear()}. show draws a
+   ring on every spot the board view's spots(action, state) names (actions
+   naming the same spot share a ring; its title lists the spot and the
+   actions) and fills options.list with one item per action, each in its
+   words (words[i], the game's own words for actions[i]: the replay data
+   and the play server carry them). Hovering a ring lights its items, and
+   hovering or focusing an item lights its rings and shows the board
+   view's preview(action, state) if it has one. options:
      chosen    the index chosen (marked on the ring and the item)
      onChoose  makes rings and items clickable: a ring of one action
                chooses it; a ring of several picks them out in the list */
@@ -22,6 +25,7 @@
     function clear() {
       layer.textContent = "";
       if (list) list.textContent = "";
+      if (view.preview) view.preview(null);
     }
 
     function light(indexes, on) {
@@ -43,7 +47,7 @@
       if (first) first.focus();
     }
 
-    function drawRings(state, actions, options) {
+    function drawRings(state, actions, words, options) {
       const rings = {};
       actions.forEach(function (action, index) {
         for (const spot of (view.spots ? view.spots(action, state) : [])) {
@@ -61,7 +65,7 @@
         }
         U.el(g, "circle", {cx: ring.spot.x, cy: ring.spot.y, r: ring.spot.r, class: "offer-ring"});
         U.el(g, "title", {}, ring.spot.label + ": " + indexes.map(function (i) {
-          return i + ". " + U.actionText(actions[i]);
+          return i + ". " + words[i];
         }).join("; "));
         g.addEventListener("mouseenter", function () { light(indexes, true); });
         g.addEventListener("mouseleave", function () { light(indexes, false); });
@@ -74,12 +78,11 @@
       }
     }
 
-    function fillList(state, actions, options) {
+    function fillList(state, actions, words, options) {
       actions.forEach(function (action, index) {
         const item = document.createElement("li");
         item.setAttribute("data-index", index);
-        const where = (view.spots ? view.spots(action, state) : []).map(function (s) { return s.label; });
-        const text = U.actionText(action) + (where.length ? "  (" + where.join(", ") + ")" : "");
+        const text = words[index];
         if (options.onChoose) {
           const button = document.createElement("button");
           button.type = "button";
@@ -93,18 +96,28 @@
           item.classList.add("chosen");
           item.setAttribute("aria-current", "true");
         }
-        item.addEventListener("mouseenter", function () { light([index], true); });
-        item.addEventListener("mouseleave", function () { light([index], false); });
+        const on = function () {
+          light([index], true);
+          if (view.preview) view.preview(action, state);
+        };
+        const off = function () {
+          light([index], false);
+          if (view.preview) view.preview(null);
+        };
+        item.addEventListener("mouseenter", on);
+        item.addEventListener("mouseleave", off);
+        item.addEventListener("focusin", on);
+        item.addEventListener("focusout", off);
         list.appendChild(item);
       });
     }
 
-    function show(state, actions, options) {
+    function show(state, actions, words, options) {
       options = options || {};
       clear();
       list = options.list || null;
-      drawRings(state, actions, options);
-      if (list) fillList(state, actions, options);
+      drawRings(state, actions, words, options);
+      if (list) fillList(state, actions, words, options);
     }
 
     return {show: show, clear: clear};
