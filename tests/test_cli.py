@@ -281,6 +281,9 @@ def test_a_person_plays_three_bots_in_the_terminal_and_the_seats_are_named_in_or
 
 
 def test_standings_as_csv_are_the_json_rows(tmp_path):
+    """The CSV is the JSON rows but their pairs, which pairs-csv gives a
+    line each, the pentanomial counts in a column each (issue 27: the pairs
+    were a JSON blob in one cell)."""
     random_bots(tmp_path / "bots", ["rand_a", "rand_b", "rand_c"])
     arena("tournament", "--games", "slyyde,detour", "--rounds", "1", "--jobs", "2", "--move-timeout", "0.2",
           cwd=tmp_path, check=True, tmpdir=tmp_path)
@@ -288,7 +291,7 @@ def test_standings_as_csv_are_the_json_rows(tmp_path):
     text = arena("standings", "--format", "csv", cwd=tmp_path, check=True).stdout
     parsed = list(csv.DictReader(io.StringIO(text)))
     assert len(parsed) == len(rows) > 0
-    assert list(parsed[0]) == list(rows[0])
+    assert list(parsed[0]) == [name for name in rows[0] if name != "pairs"]
     assert {"joint", "joint_low", "joint_high", "elo"} <= set(parsed[0])
 
     def cell(value):
@@ -298,4 +301,15 @@ def test_standings_as_csv_are_the_json_rows(tmp_path):
             return json.dumps(value, separators=(",", ":"), sort_keys=True)
         return str(value)
 
-    assert parsed == [{name: cell(value) for name, value in row.items()} for row in rows]
+    assert parsed == [{name: cell(value) for name, value in row.items() if name != "pairs"} for row in rows]
+    pairs = list(csv.DictReader(io.StringIO(arena("standings", "--format", "pairs-csv", cwd=tmp_path,
+                                                  check=True).stdout)))
+    names = {row["bot_id"]: row["bot"] for row in rows}
+    assert pairs == [{"table": row["table"], "bot": row["bot"], "bot_id": row["bot_id"], "opponent": names[pair["b"]],
+                      "opponent_id": pair["b"], "pairs": str(pair["pairs"]),
+                      **{f"pairs_scoring_{score}_of_2": str(n) for score, n in zip(("0", "0.5", "1", "1.5", "2"),
+                                                                                 pair["counts"])},
+                      **{name: cell(pair[name]) for name in ("score", "elo", "elo_bound", "elo_low", "elo_high",
+                                                             "interval_missing", "los", "draw_ratio")}}
+                     for row in rows for pair in row["pairs"]]
+    assert len(pairs) > 0

@@ -33,7 +33,7 @@ from arena import results
 from arena.model import StoredGame
 from arena.stats.elo import Ladder
 from arena.stats.joint import Fitted, JointTables
-from arena.stats.pentanomial import SeatSwappedPairs
+from arena.stats.pentanomial import PAIR_SCORES, SeatSwappedPairs
 from arena.stats.tables import table_name
 
 
@@ -179,13 +179,35 @@ def text_table(rows: list[StandingsRow]) -> list[str]:
 
 def to_csv(rows: list[StandingsRow]) -> str:
     """The rows as CSV, one column per field of the JSON rows, in their
-    order: an empty cell for none (a joint rating the data cannot define),
-    a nested value (forfeits by reason) as compact JSON."""
+    order, but ``pairs`` (a list per row: :func:`pairs_csv` gives them a CSV
+    of their own): an empty cell for none (a joint rating the data cannot
+    define), forfeits by reason as compact JSON."""
+    return _csv([field.name for field in dataclasses.fields(StandingsRow) if field.name != "pairs"],
+                json_rows(rows))
+
+
+# The pentanomial counts as CSV columns: pairs in which the row's bot scored
+# 0, 0.5, 1, 1.5 or 2 points of 2 (the JSON's "counts", in that order).
+PAIR_COUNT_COLUMNS = tuple(f"pairs_scoring_{score:g}_of_2" for score in PAIR_SCORES)
+
+
+def pairs_csv(rows: list[StandingsRow]) -> str:
+    """Every row's seat-swapped pair statistics (its ``pairs``) as CSV, one
+    line per table, bot and opponent, the counts in a column each."""
+    names = {row.bot_id: row.bot for row in rows}
+    stats = [{"table": row.table, "bot": row.bot, "bot_id": row.bot_id, "opponent": names.get(pair["b"], ""),
+              "opponent_id": pair["b"], **dict(zip(PAIR_COUNT_COLUMNS, pair["counts"])), **pair}
+             for row in rows for pair in row.pairs]
+    columns = ["table", "bot", "bot_id", "opponent", "opponent_id", "pairs", *PAIR_COUNT_COLUMNS, "score", "elo",
+               "elo_bound", "elo_low", "elo_high", "interval_missing", "los", "draw_ratio"]
+    return _csv(columns, stats)
+
+
+def _csv(columns: list[str], rows: list[dict[str, Any]]) -> str:
     out = io.StringIO()
-    columns = [field.name for field in dataclasses.fields(StandingsRow)]
     writer = csv.DictWriter(out, columns, lineterminator="\n")
     writer.writeheader()
-    for row in json_rows(rows):
+    for row in rows:
         writer.writerow({name: _cell(row[name]) for name in columns})
     return out.getvalue()
 
