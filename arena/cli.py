@@ -309,7 +309,7 @@ def tournament(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[
         played = time.perf_counter()
         _say_referee_failures(store)
         standings = _standings(store)
-        store.write_ratings(json_rows(standings.rows), standings.history)
+        store.write_ratings(json_rows(standings.rows), standings.history, standings.game_keys)
         rated = time.perf_counter()
         index = board.build()
         # The end of the run, timed, for bench/tournament.py and for anyone

@@ -305,8 +305,8 @@ def test_standings_as_csv_are_the_json_rows(tmp_path):
     pairs = list(csv.DictReader(io.StringIO(arena("standings", "--format", "pairs-csv", cwd=tmp_path,
                                                   check=True).stdout)))
     names = {row["bot_id"]: row["bot"] for row in rows}
-    assert pairs == [{"table": row["table"], "bot": row["bot"], "bot_id": row["bot_id"], "opponent": names[pair["b"]],
-                      "opponent_id": pair["b"], "pairs": str(pair["pairs"]),
+    assert pairs == [{"table_name": row["table_name"], "bot": row["bot"], "bot_id": row["bot_id"],
+                      "opponent": names[pair["b"]], "opponent_id": pair["b"], "pairs": str(pair["pairs"]),
                       **{f"pairs_scoring_{score}_of_2": str(n) for score, n in zip(("0", "0.5", "1", "1.5", "2"),
                                                                                  pair["counts"])},
                       **{name: cell(pair[name]) for name in ("score", "elo", "elo_bound", "elo_low", "elo_high",

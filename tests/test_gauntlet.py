@@ -23,7 +23,6 @@ from arena.bots.discovery import discover
 from arena.model import DiceKey, GameRecord
 from arena.play.gauntlet import Gauntlet, Matchup, Progress, summary
 from arena.stats.pentanomial import MIN_PAIRS, PairStats
-from arena.stats.standings import PAIR_COUNT_COLUMNS
 from arena.stats.sprt import (
     Sprt,
     bounds,
@@ -32,6 +31,7 @@ from arena.stats.sprt import (
     mle_expected,
     pair_outcome,
 )
+from arena.stats.standings import PAIR_COUNT_COLUMNS
 from arena.store import Store
 
 # Reference LLRs from fishtest's published formulas: fishtest
@@ -229,8 +229,8 @@ def test_a_candidate_that_won_or_lost_every_pair_has_no_finite_elo(tmp_path):
     pair CSV; the mirror case too."""
     bots = random_bots(tmp_path / "bots", ["rand_a"])
     python_bot(bots, "resigner", RESIGNER)
-    won = arena("gauntlet", "rand_a", "--vs", "resigner", "--games", "ciclovia", "--seed", "1", "--max-pairs", "2", "--jobs", "2",
-                cwd=tmp_path, check=True, tmpdir=tmp_path)
+    won = arena("gauntlet", "rand_a", "--vs", "resigner", "--games", "ciclovia", "--seed", "1", "--max-pairs", "2",
+                "--jobs", "2", cwd=tmp_path, check=True, tmpdir=tmp_path)
     assert won.stdout.startswith("done: rand_a pairs 2 [LL 0 LD 0 DD 0 WD 0 WW 2] score 1.000 "
                                  "elo unbounded (won every pair)\n"), won.stdout
     again = arena("gauntlet", "rand_a", "--vs", "resigner", "--games", "ciclovia", "--seed", "1", "--max-pairs", "2",
