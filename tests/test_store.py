@@ -11,6 +11,7 @@ from datetime import datetime
 
 import pytest
 import sqlite_utils
+from support import undo_schema_11
 
 from arena.errors import StoreError
 from arena.games import get_game
@@ -143,7 +144,7 @@ def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_i
         store.add_bots(SPECS)
         store.add_game(played("old", 4))
     with closing(sqlite3.connect(db)) as conn:  # as the schema before replays left it
-        _undo_schema_11(conn)
+        undo_schema_11(conn)
         conn.execute("ALTER TABLE games DROP COLUMN replay")
         conn.execute("ALTER TABLE games DROP COLUMN replay_format")
         conn.execute("ALTER TABLE ratings DROP COLUMN joint_group")  # and what later migrations add
@@ -160,15 +161,6 @@ def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_i
         assert store.replay("new", REPLAY_FORMAT) is not None
 
 
-def _undo_schema_11(conn: sqlite3.Connection) -> None:
-    """What _queryable_v11 adds, taken away."""
-    conn.execute("DROP VIEW moves")
-    conn.execute("DROP VIEW events")
-    for table, column in (("games", "finished_at_iso"), ("dice_key", "made_at_iso"), ("results", "players"),
-                          ("rating_history", "game_key"), ("rating_history", "players")):
-        conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-
-
 def test_a_database_of_schema_10_is_upgraded_in_place_and_reads_in_sql(tmp_path):
     """Issue 27: schema 11 adds ISO times, the player count in results,
     and the views events and moves over the compressed records; a file of
@@ -179,7 +171,7 @@ def test_a_database_of_schema_10_is_upgraded_in_place_and_reads_in_sql(tmp_path)
         store.add_bots(SPECS)
         store.add_game(played("old", 4))
     with closing(sqlite3.connect(db)) as conn:
-        _undo_schema_11(conn)
+        undo_schema_11(conn)
         conn.execute("UPDATE meta SET value = '10' WHERE key = 'schema_version'")
         conn.commit()
     with Store(db, writer=True) as store:
