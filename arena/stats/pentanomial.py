@@ -130,15 +130,12 @@ class PairStats:
     def elo(self) -> float | None:
         return elo_difference(self.score)
 
-    def elo_bounds(self, z: float = Z95) -> tuple[float, float]:
-        """95% interval of the Elo difference, an end at a score of 0 or 1
-        infinite: the one interval the standings, the site and the
-        gauntlet (:func:`arena.stats.sprt.estimate`) print."""
-        return logistic_elo(self.score - z * self.error), logistic_elo(self.score + z * self.error)
-
     def elo_interval(self, z: float = Z95) -> tuple[float | None, float | None]:
-        """:meth:`elo_bounds` with an unbounded end None (as JSON has no infinity)."""
-        low, high = self.elo_bounds(z)
+        """95% interval of the Elo difference, an end at a score of 0 or 1
+        unbounded (None, as JSON has no infinity): the one interval the
+        standings, the site and the gauntlet (:func:`arena.play.gauntlet.summary`)
+        print, from MIN_PAIRS pairs on."""
+        low, high = logistic_elo(self.score - z * self.error), logistic_elo(self.score + z * self.error)
         return (None if math.isinf(low) else low), (None if math.isinf(high) else high)
 
     @property
