@@ -46,8 +46,9 @@ from arena.play.tournament import (
 )
 from arena.resources import BOTS_FOLDER, bot_folders
 from arena.site import solo_results
+from arena.stats.pentanomial import elo_text
 from arena.stats.sprt import Sprt
-from arena.stats.standings import Standings, StandingsRow, json_rows, text_table, to_csv
+from arena.stats.standings import Standings, json_rows, pairs_csv, text_table, to_csv
 from arena.stats.standings import compute as compute_standings
 from arena.store import Store, check_database
 
@@ -308,7 +309,7 @@ def tournament(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[
         played = time.perf_counter()
         _say_referee_failures(store)
         standings = _standings(store)
-        store.write_ratings(json_rows(standings.rows), standings.history)
+        store.write_ratings(json_rows(standings.rows), standings.history, standings.game_keys)
         rated = time.perf_counter()
         index = board.build()
         # The end of the run, timed, for bench/tournament.py and for anyone
@@ -464,8 +465,10 @@ def list_bots(bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: 
 @main.command()
 @click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
               help="The results database (SQLite).")
-@click.option("--format", "output_format", type=click.Choice(["table", "json", "csv"]), default="table",
-              show_default=True, help="csv: the json rows, one column per field.")
+@click.option("--format", "output_format", type=click.Choice(["table", "json", "csv", "pairs-csv"]),
+              default="table", show_default=True,
+              help="csv: the json rows, one column per field but pairs; pairs-csv: their pairs, "
+                   "a line per bot and opponent.")
 @_fail_cleanly
 def standings(db: Path, output_format: str) -> None:
     """Print ratings per table (a game at a player count) and overall."""
@@ -475,18 +478,14 @@ def standings(db: Path, output_format: str) -> None:
     if output_format == "json":
         click.echo(json.dumps(json_rows(rows), indent=2))
         return
-    if output_format == "csv":
-        click.echo(_standings_csv(rows), nl=False)
+    if output_format in ("csv", "pairs-csv"):
+        click.echo((to_csv if output_format == "csv" else pairs_csv)(rows), nl=False)
         return
     for line in text_table(rows):
         click.echo(line)
     for table, seats in computed.seats.items():
         shares = ", ".join(f"seat {seat} {share:.0%}" for seat, share in enumerate(seats.shares()))
         click.echo(f"{table}: first places by seat over {seats.games} games: {shares}")
-
-
-def _standings_csv(rows: list[StandingsRow]) -> str:
-    return to_csv(rows)
 
 
 def _standings(store: Store) -> Standings:
@@ -688,14 +687,10 @@ def gauntlet(candidate: str, opponents: tuple[str, ...], game_names: str, option
 
 
 def _gauntlet_line(result: dict[str, Any]) -> str:
-    def elo(value: float | None) -> str:
-        return "inf" if value is None else f"{value:+.0f}"
     counts = " ".join(f"{name} {count}" for name, count in result["pentanomial"].items())
-    line = (f"pairs {result['pairs']} [{counts}] score {result['score']:.3f} elo {elo(result['elo'])} "
-            f"({elo(result['elo_low'])} to {elo(result['elo_high'])})")
-    if "llr" in result:
-        line += f"; LLR {result['llr']:.2f} ({result['bounds'][0]:.2f}, {result['bounds'][1]:.2f})"
-    return line
+    return (f"pairs {result['pairs']} [{counts}] score {result['score']:.3f} elo {elo_text(result)}"
+            + (f"; LLR {result['llr']:.2f} ({result['bounds'][0]:.2f}, {result['bounds'][1]:.2f})"
+               if "llr" in result else ""))
 
 
 

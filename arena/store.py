@@ -146,9 +146,58 @@ def _dice_key_v10(db: sqlite_utils.Database) -> None:
     db.table("dice_key").create({"id": int, "secret": str, "seed": int, "made_at": float}, pk="id")
 
 
+def _queryable_v11(db: sqlite_utils.Database) -> None:
+    """Issue 27, for people who query the file (Datasette, sqlite-utils):
+    ISO 8601 UTC times beside the epoch seconds (virtual generated columns,
+    computed when read, stored nowhere); the player count in ``results``
+    and ``rating_history``, where rows of every count meet; the game key of
+    each ``rating_history`` row, to join on ``games.key`` (``game_number``
+    is the table's game count; the cache's rows from before have NULL in
+    both until the next run rewrites them); and the views ``events`` and ``moves``,
+    which read the zlib-compressed ``games.record`` through the SQL
+    function ``arena_json`` (see :func:`register_functions`: arena's own
+    connections, and Datasette and sqlite-utils through arena's plugins,
+    have it), so the records stay compressed."""
+    for table, column in (("games", "finished_at"), ("dice_key", "made_at")):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN {column}_iso TEXT GENERATED ALWAYS AS "
+                   f"(strftime('%Y-%m-%dT%H:%M:%fZ', {column}, 'unixepoch')) VIRTUAL")
+    db.table("results").add_column("players", int)
+    db.execute("UPDATE results SET players = (SELECT players FROM games WHERE games.key = results.game_key)")
+    db.table("rating_history").add_column("game_key", str)
+    db.table("rating_history").add_column("players", int)
+    db.execute("""CREATE VIEW events AS
+        SELECT games.key AS game_key, games.game AS game, games.players AS players, event.key AS event,
+               json_extract(event.value, '$.kind') AS kind, json_extract(event.value, '$.seat') AS seat,
+               event.value AS detail
+        FROM games, json_each(arena_json(games.record)) AS event""")
+    db.execute("""CREATE VIEW moves AS
+        SELECT games.key AS game_key, games.game AS game, games.players AS players, event.key AS event,
+               json_extract(event.value, '$.seat') AS seat,
+               json_extract(games.seats, '$[' || json_extract(event.value, '$.seat') || ']') AS bot_id,
+               json_quote(json_extract(event.value, '$.offered[' || json_extract(event.value, '$.chosen') || ']'))
+                   AS action,
+               json_extract(event.value, '$.chosen') AS chosen,
+               json_quote(json_extract(event.value, '$.offered')) AS offered
+        FROM games, json_each(arena_json(games.record)) AS event
+        WHERE json_extract(event.value, '$.kind') = 'decision'""")
+
+
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
-              _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10]
+              _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10, _queryable_v11]
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def arena_json(blob: bytes | None) -> str | None:
+    """The JSON text of a zlib-compressed column (``games.record``,
+    ``games.replay``), for SQL: ``arena_json(record)``. NULL for NULL."""
+    return None if blob is None else zlib.decompress(blob).decode()
+
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    """Give a connection the SQL functions the views use (``arena_json``).
+    Arena's connections have them; arena.sql's plugins give them to
+    Datasette's and sqlite-utils' connections."""
+    conn.create_function("arena_json", 1, arena_json, deterministic=True)
 
 
 def check_database(path: Path) -> None:
@@ -221,6 +270,7 @@ class Store:
             # files the database file's mode.
             os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        register_functions(conn)
         self.db = sqlite_utils.Database(conn)
         try:
             if writer:
@@ -320,25 +370,29 @@ class Store:
             forfeited = {forfeit.seat: forfeit.termination.value for forfeit in record.forfeits}
             self.db.table("results").insert_all(
                 [{"game_key": job.key, "seat": seat, "bot_id": bot_id, "game": job.game,
-                  "points": points[seat], "placement": record.placements[seat],
+                  "players": len(job.seats), "points": points[seat], "placement": record.placements[seat],
                   "forfeit": forfeited.get(seat)} for seat, bot_id in enumerate(job.seats)])
         return True
 
     def write_ratings(self, rows: Iterable[Mapping[str, Any]],
-                      history: Mapping[tuple[str, str], Iterable[tuple[int, float]]]) -> None:
+                      history: Mapping[tuple[str, str], Iterable[tuple[int, float]]],
+                      game_keys: Mapping[str, list[str]]) -> None:
         """Replace the ratings cache with standings computed from the games
-        (arena.stats.standings: its rows as JSON, and each bot's Elo after
-        each of its games by table and bot id), in one transaction."""
+        (arena.stats.standings: its rows as JSON, each bot's Elo after each
+        of its games by table and bot id as (the table's game number, Elo),
+        and each table's game keys in that numbering), in one transaction."""
         columns = self.db.table("ratings").columns_dict
+        rows = list(rows)
+        players = {row["table_name"]: row["players"] for row in rows}
         with self.db.conn:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("DELETE FROM ratings")
             self.db.execute("DELETE FROM rating_history")
             self.db.table("ratings").insert_all(
-                [{"table_name": row["table"], "bot": row["bot"],
-                  **{name: value for name, value in row.items() if name in columns}} for row in rows])
+                [{name: value for name, value in row.items() if name in columns} for row in rows])
             self.db.table("rating_history").insert_all(
-                [{"table_name": table, "bot_id": bot_id, "game_number": number, "elo": elo}
+                [{"table_name": table, "bot_id": bot_id, "game_number": number,
+                  "game_key": game_keys[table][number - 1], "players": players[table], "elo": elo}
                  for (table, bot_id), points in history.items() for number, elo in points])
 
     # -- reading ----------------------------------------------------------------

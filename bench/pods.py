@@ -78,7 +78,7 @@ def tournament(games: list[str], rounds: list[int], move_timeout: float) -> None
                     played = play_missing(plan, store, LocalExecutor(2), limits, None)
                     elapsed = time.perf_counter() - started
                     names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
-                    rows = [row for row in compute(store.games(), names).rows if row.table == f"{game}/4p"]
+                    rows = [row for row in compute(store.games(), names).rows if row.table_name == f"{game}/4p"]
                     ratings = ", ".join(f"{row.bot} {row.joint:.0f} ({row.joint_low:.0f}-"
                                         f"{row.joint_high:.0f})" for row in rows)
                     print(f"  {count} rounds ({rows[0].games} games each): {played} new games in "

@@ -156,3 +156,13 @@ def arena(*args: str, cwd: Path, timeout: float = 300, check: bool = False,
     if check and result.returncode != 0:
         raise AssertionError(f"arena {' '.join(args)} failed ({result.returncode}):\n{result.stderr}")
     return result
+
+
+def undo_schema_11(conn: sqlite3.Connection) -> None:
+    """What schema 11 (arena.store._queryable_v11) adds, taken away: a
+    database as arena left it before, for tests of upgrades from older ones."""
+    conn.execute("DROP VIEW moves")
+    conn.execute("DROP VIEW events")
+    for table, column in (("games", "finished_at_iso"), ("dice_key", "made_at_iso"), ("results", "players"),
+                          ("rating_history", "game_key"), ("rating_history", "players")):
+        conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from support import ARENA, arena, arena_environment, python_bot, random_bots
+from support import ARENA, arena, arena_environment, python_bot, random_bots, undo_schema_11
 
 from arena.cli import main
 from arena.store import MIGRATIONS
@@ -95,6 +95,7 @@ def test_a_database_from_before_the_dice_key_keeps_its_games_and_plans_anew(tmp_
     random_bots(tmp_path / "bots", ["alpha", "beta"])
     arena("tournament", "--games", "slyyde", "--rounds", "1", "--seed", "1", cwd=tmp_path, check=True)
     with closing(sqlite3.connect(tmp_path / "arena.db")) as db:  # as arena left it before it kept a key
+        undo_schema_11(db)
         db.execute("DROP TABLE dice_key")
         db.execute("UPDATE games SET key = 't1' || substr(key, 2)")
         db.execute("UPDATE results SET game_key = 't1' || substr(game_key, 2)")
@@ -281,6 +282,9 @@ def test_a_person_plays_three_bots_in_the_terminal_and_the_seats_are_named_in_or
 
 
 def test_standings_as_csv_are_the_json_rows(tmp_path):
+    """The CSV is the JSON rows but their pairs, which pairs-csv gives a
+    line each, the pentanomial counts in a column each (issue 27: the pairs
+    were a JSON blob in one cell)."""
     random_bots(tmp_path / "bots", ["rand_a", "rand_b", "rand_c"])
     arena("tournament", "--games", "slyyde,detour", "--rounds", "1", "--jobs", "2", "--move-timeout", "0.2",
           cwd=tmp_path, check=True, tmpdir=tmp_path)
@@ -288,7 +292,7 @@ def test_standings_as_csv_are_the_json_rows(tmp_path):
     text = arena("standings", "--format", "csv", cwd=tmp_path, check=True).stdout
     parsed = list(csv.DictReader(io.StringIO(text)))
     assert len(parsed) == len(rows) > 0
-    assert list(parsed[0]) == list(rows[0])
+    assert list(parsed[0]) == [name for name in rows[0] if name != "pairs"]
     assert {"joint", "joint_low", "joint_high", "elo"} <= set(parsed[0])
 
     def cell(value):
@@ -298,4 +302,43 @@ def test_standings_as_csv_are_the_json_rows(tmp_path):
             return json.dumps(value, separators=(",", ":"), sort_keys=True)
         return str(value)
 
-    assert parsed == [{name: cell(value) for name, value in row.items()} for row in rows]
+    assert parsed == [{name: cell(value) for name, value in row.items() if name != "pairs"} for row in rows]
+    pairs = list(csv.DictReader(io.StringIO(arena("standings", "--format", "pairs-csv", cwd=tmp_path,
+                                                  check=True).stdout)))
+    names = {row["bot_id"]: row["bot"] for row in rows}
+    assert pairs == [{"table_name": row["table_name"], "bot": row["bot"], "bot_id": row["bot_id"],
+                      "opponent": names[pair["b"]], "opponent_id": pair["b"], "pairs": str(pair["pairs"]),
+                      **{f"pairs_scoring_{score}_of_2": str(n) for score, n in zip(("0", "0.5", "1", "1.5", "2"),
+                                                                                 pair["counts"])},
+                      **{name: cell(pair[name]) for name in ("score", "elo", "elo_bound", "elo_low", "elo_high",
+                                                             "interval_missing", "los", "draw_ratio")}}
+                     for row in rows for pair in row["pairs"]]
+    assert len(pairs) > 0
+
+
+def test_the_rating_history_and_results_name_their_games_and_player_counts(tmp_path):
+    """Issue 27: rating_history had no game key, and results no player
+    count. Each history row names the game it follows (one the bot played,
+    in the table's plan order), and both carry the player count."""
+    random_bots(tmp_path / "bots", ["rand_a", "rand_b", "rand_c"])
+    arena("tournament", "--games", "slyyde", "--players", "2,3", "--rounds", "1", "--jobs", "2",
+          "--move-timeout", "0.5", cwd=tmp_path, check=True, tmpdir=tmp_path)
+    with closing(sqlite3.connect(tmp_path / "arena.db")) as db:
+        assert db.execute("SELECT count(*) FROM results r JOIN games g ON g.key = r.game_key "
+                          "WHERE r.players IS NOT g.players").fetchone() == (0,)
+        history = db.execute("SELECT h.table_name, h.bot_id, h.game_number, h.players, g.players, g.seats, "
+                             "g.job_order, g.key FROM rating_history h JOIN games g ON g.key = h.game_key "
+                             "ORDER BY h.table_name, h.bot_id, h.game_number").fetchall()
+        assert len(history) == db.execute("SELECT count(*) FROM rating_history").fetchone()[0] > 0
+        order = [key for (key,) in db.execute("SELECT key FROM games ORDER BY job_order, key")]
+    assert {table for table, *_ in history} == {"slyyde", "slyyde/3p", "overall"}
+    by_table: dict[str, set[tuple[int, str]]] = {}
+    for table, bot_id, number, players, game_players, seats, _, key in history:
+        assert bot_id in json.loads(seats)
+        assert players == (None if table == "overall" else game_players)
+        assert table in ("overall", "slyyde/3p" if game_players == 3 else "slyyde")
+        by_table.setdefault(table, set()).add((number, key))
+    for numbered in by_table.values():  # the table's games, numbered from 1 in plan order
+        keys = [key for _, key in sorted(numbered)]
+        assert [number for number, _ in sorted(numbered)] == list(range(1, len(keys) + 1))
+        assert keys == [key for key in order if key in set(keys)]

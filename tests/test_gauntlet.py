@@ -4,6 +4,8 @@ an interrupted run resumed without repeating a game, bad input refused."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import os
@@ -19,18 +21,17 @@ from support import ARENA, REPO, arena, arena_environment, python_bot, random_bo
 
 from arena.bots.discovery import discover
 from arena.model import DiceKey, GameRecord
-from arena.play.gauntlet import Gauntlet, Matchup
-from arena.stats.pentanomial import PairStats
+from arena.play.gauntlet import Gauntlet, Matchup, Progress, summary
+from arena.stats.pentanomial import MIN_PAIRS, PairStats
 from arena.stats.sprt import (
-    Estimate,
     Sprt,
     bounds,
-    estimate,
     llr_logistic,
     logistic_score,
     mle_expected,
     pair_outcome,
 )
+from arena.stats.standings import PAIR_COUNT_COLUMNS
 from arena.store import Store
 
 # Reference LLRs from fishtest's published formulas: fishtest
@@ -81,9 +82,9 @@ def test_bounds_pairs_and_estimates():
     assert bounds(0.05, 0.05) == pytest.approx((-2.944438979, 2.944438979))
     assert [pair_outcome(p) for p in [(0, 0), (0.5, 0), (1, 0), (0.5, 0.5), (1, 0.5), (1, 1)]] == [0, 1, 2, 2, 3, 4]
     assert logistic_score(0) == 0.5
-    found = estimate([10, 20, 40, 20, 10])
-    assert found.score == pytest.approx(0.5) and found.elo == pytest.approx(0, abs=1e-9)
-    assert found.low < 0 < found.high
+    found = summary(Progress([10, 20, 40, 20, 10]), None)
+    assert found["score"] == 0.5 and found["elo"] == 0.0 and math.copysign(1, found["elo"]) == 1
+    assert found["elo_low"] < 0 < found["elo_high"] and found["interval_missing"] is None
     with pytest.raises(ValueError):
         Sprt(50, 0)
     with pytest.raises(ValueError):
@@ -93,15 +94,15 @@ def test_bounds_pairs_and_estimates():
 def test_the_gauntlet_and_the_standings_estimate_alike():
     """Issue 26: the same counts gave 116.7 and 117.4 Elo lower bounds in
     the gauntlet (regularised) and in standings (not). One function now;
-    a candidate that won every pair is unbounded above in both."""
-    for counts in ([0, 1, 4, 9, 6], [0, 0, 3, 5, 12], [2, 0, 0, 0, 0], [0, 0, 0, 0, 7]):
-        found, stats = estimate(counts), PairStats("a", "b", tuple(counts))
-        assert found.score == stats.score and (found.low, found.high) == stats.elo_bounds()
-        low, high = stats.elo_interval()
-        assert found.low == (low if low is not None else found.low) and math.isinf(found.low) == (low is None)
-        assert found.high == (high if high is not None else found.high) and math.isinf(found.high) == (high is None)
-    assert estimate([0, 0, 0, 0, 7]).elo == math.inf and estimate([0, 0, 0, 0, 7]).low == math.inf
-    assert estimate([0] * 5) == Estimate(0.5, 0.0, -math.inf, math.inf)
+    a candidate that won every pair is unbounded in both (issue 27: not
+    +1593 from regularised counts, nor a score of 0.9999)."""
+    for counts in ([0, 1, 4, 9, 6], [0, 0, 3, 5, 12], [2, 0, 0, 0, 0], [0, 0, 0, 0, 7], [0, 0, 0, 0, 24]):
+        found, stats = summary(Progress(list(counts)), None), PairStats("a", "b", tuple(counts)).to_json()
+        assert {name: found[name] for name in ("score", "elo", "elo_bound", "elo_low", "elo_high")} == \
+            {name: stats[name] for name in ("score", "elo", "elo_bound", "elo_low", "elo_high")}
+    won = summary(Progress([0, 0, 0, 0, 24]), None)
+    assert won["score"] == 1.0 and won["elo"] is None and won["elo_bound"] == "won every pair"
+    assert summary(Progress([0] * 5), None)["interval_missing"] == "too few pairs (0 < 10)"
 
 
 def _keys(folder):
@@ -203,3 +204,71 @@ def test_bad_input_is_one_line_and_nothing_is_stored(tmp_path, args, message):
     assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "gauntlet.db").exists()
 
+
+
+# A bot that loses every game it is asked to decide in: its every answer is
+# an illegal action (a forfeit, placed last). At Ciclovia every seat decides
+# (a Slyyde game can end with one seat's moves all forced, never asked).
+RESIGNER = '''
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        reply = {"type": "hello", "name": "resigner", "games": message["games"]}
+    elif message["type"] == "decide":
+        reply = {"type": "action", "action": "resign"}
+    else:
+        continue
+    print(json.dumps(reply), flush=True)
+'''
+
+
+def test_a_candidate_that_won_or_lost_every_pair_has_no_finite_elo(tmp_path):
+    """Issue 27: 24 of 24 pairs won printed "elo +1593" and a score of
+    .9999. Now unbounded, in words, in the text, the JSON and the standings'
+    pair CSV; the mirror case too."""
+    bots = random_bots(tmp_path / "bots", ["rand_a"])
+    python_bot(bots, "resigner", RESIGNER)
+    won = arena("gauntlet", "rand_a", "--vs", "resigner", "--games", "ciclovia", "--seed", "1", "--max-pairs", "2",
+                "--jobs", "2", cwd=tmp_path, check=True, tmpdir=tmp_path)
+    assert won.stdout.startswith("done: rand_a pairs 2 [LL 0 LD 0 DD 0 WD 0 WW 2] score 1.000 "
+                                 "elo unbounded (won every pair)\n"), won.stdout
+    again = arena("gauntlet", "rand_a", "--vs", "resigner", "--games", "ciclovia", "--seed", "1", "--max-pairs", "2",
+                  "--format", "json", cwd=tmp_path, check=True, tmpdir=tmp_path)
+    result = json.loads(again.stdout)
+    assert (result["score"], result["elo"], result["elo_bound"]) == (1.0, None, "won every pair")
+    assert (result["elo_low"], result["elo_high"]) == (None, None)
+    table = list(csv.DictReader(io.StringIO(arena("standings", "--db", "gauntlet.db", "--format", "pairs-csv",
+                                                  cwd=tmp_path, check=True).stdout)))
+    by_bot = {row["bot"]: row for row in table}
+    assert (by_bot["rand_a"]["elo"], by_bot["rand_a"]["elo_bound"]) == ("", "won every pair")
+    assert (by_bot["resigner"]["elo"], by_bot["resigner"]["elo_bound"]) == ("", "lost every pair")
+    assert by_bot["rand_a"]["pairs_scoring_2_of_2"] == by_bot["resigner"]["pairs_scoring_0_of_2"] == "2"
+    lost = arena("gauntlet", "resigner", "--vs", "rand_a", "--games", "ciclovia", "--seed", "1", "--max-pairs", "1",
+                 "--db", "lost.db", "--format", "json", cwd=tmp_path, check=True, tmpdir=tmp_path)
+    result = json.loads(lost.stdout)
+    assert (result["score"], result["elo"], result["elo_bound"]) == (0.0, None, "lost every pair"), lost.stderr
+
+
+def test_too_few_pairs_give_no_interval(tmp_path):
+    """Issue 27: one pair split 1-1 gave "elo": -0.0 and a zero-width
+    interval. Below MIN_PAIRS there is no interval, and the output says why."""
+    random_bots(tmp_path / "bots", ["rand_a", "rand_b"])
+    run = arena("gauntlet", "rand_a", "--vs", "rand_b", "--games", "slyyde", "--max-pairs", "3", "--jobs", "2",
+                "--format", "json", cwd=tmp_path, check=True, tmpdir=tmp_path)
+    result = json.loads(run.stdout)
+    assert (result["elo_low"], result["elo_high"]) == (None, None)
+    assert result["interval_missing"] == f"too few pairs (3 < {MIN_PAIRS})"
+    assert "-0.0" not in run.stdout
+    text = arena("gauntlet", "rand_a", "--vs", "rand_b", "--games", "slyyde", "--max-pairs", "3",
+                 cwd=tmp_path, check=True, tmpdir=tmp_path).stdout
+    assert re.search(rf"elo (unbounded \(\w+ every pair\)|[+-]\d+ \(no interval: too few pairs \(3 < {MIN_PAIRS}\)\))$",
+                     text.strip()), text
+    rows = json.loads(arena("standings", "--db", "gauntlet.db", "--format", "json", cwd=tmp_path, check=True).stdout)
+    pair = rows[0]["pairs"][0]
+    assert pair["pairs"] == 3 and pair["interval_missing"] == f"too few pairs (3 < {MIN_PAIRS})"
+    assert pair["elo_low"] is None and pair["elo_high"] is None and pair["los"] is None
+    table = list(csv.DictReader(io.StringIO(arena("standings", "--db", "gauntlet.db", "--format", "pairs-csv",
+                                                  cwd=tmp_path, check=True).stdout)))
+    assert len(table) == 4 and {row["interval_missing"] for row in table} == {f"too few pairs (3 < {MIN_PAIRS})"}
+    assert sum(int(table[0][column]) for column in PAIR_COUNT_COLUMNS) == 3

@@ -755,7 +755,7 @@ def test_seat_swapped_pairs_of_the_real_tournament(site):
         counts[round(2 * points)] += 1
     expected = PairStats(alpha, beta, tuple(counts)).to_json()
     rows = json.loads(arena("standings", "--db", str(site.db), "--format", "json", cwd=site.root, check=True).stdout)
-    row = next(r for r in rows if r["table"] == "detour" and r["bot_id"] == alpha)
+    row = next(r for r in rows if r["table_name"] == "detour" and r["bot_id"] == alpha)
     assert next(p for p in row["pairs"] if p["b"] == beta) == expected
     assert all(r["pairs"] == [] for r in rows if r["players"] not in (2, None))
     page = (site.out / "tables" / "detour.html").read_text()

@@ -4,6 +4,7 @@ arena/stats/pairs.py)."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 
@@ -11,7 +12,7 @@ import pytest
 from support import stored_game
 
 from arena.stats import pairs
-from arena.stats.pentanomial import PairStats, SeatSwappedPairs, elo_difference, pentanomial
+from arena.stats.pentanomial import MIN_PAIRS, PairStats, SeatSwappedPairs, elo_difference, elo_text, pentanomial
 
 
 def test_pentanomial_statistics_by_hand():
@@ -36,8 +37,28 @@ def test_pentanomial_statistics_by_hand():
     assert stats.los == pytest.approx(0.60966, abs=1e-5)
     assert stats.draw_ratio == pytest.approx(0.3)
     assert stats.to_json() == {"a": "a", "b": "b", "pairs": 10, "counts": [1, 2, 3, 3, 1], "score": 0.525,
-                               "elo": 17.4, "elo_low": -108.3, "elo_high": 148.0, "los": 0.6097,
-                               "draw_ratio": 0.3}
+                               "elo": 17.4, "elo_bound": None, "elo_low": -108.3, "elo_high": 148.0,
+                               "interval_missing": None, "los": 0.6097, "draw_ratio": 0.3}
+
+
+def test_one_pair_split_gives_no_interval_and_no_negative_zero():
+    """Issue 27: one pair split 1-1 gave "elo": -0.0 and a zero-width
+    interval (-0.0 to -0.0) from a variance estimated from one sample."""
+    found = PairStats("a", "b", (0, 0, 1, 0, 0)).to_json()
+    assert found["elo"] == 0.0 and math.copysign(1, found["elo"]) == 1
+    assert (found["elo_low"], found["elo_high"], found["los"]) == (None, None, None)
+    assert found["interval_missing"] == f"too few pairs (1 < {MIN_PAIRS})"
+    assert "-0.0" not in json.dumps(PairStats("a", "b", (0, 2, 6, 2, 0)).to_json())
+    assert elo_text(found) == f"+0 (no interval: too few pairs (1 < {MIN_PAIRS}))"
+    assert PairStats("a", "b", (0, 0, 9, 0, 1)).interval_missing is None  # MIN_PAIRS pairs: an interval
+
+
+def test_a_bot_that_won_or_lost_every_pair_is_unbounded_in_words():
+    for counts, bound in (((0, 0, 0, 0, 24), "won every pair"), ((3, 0, 0, 0, 0), "lost every pair")):
+        found = PairStats("a", "b", counts).to_json()
+        assert (found["elo"], found["elo_bound"]) == (None, bound)
+        assert elo_text(found) == f"unbounded ({bound})"
+    assert PairStats("a", "b", (1, 0, 0, 0, 24)).elo_bound is None
 
 
 def test_a_pair_record_without_losses_is_unbounded():

@@ -118,11 +118,11 @@ def test_a_tournament_of_pods_stores_placements_and_the_elo_and_counts_the_rules
                                       "first_place_share, joint, joint_low, joint_high, joint_group FROM ratings"
                                       ).fetchall()
     rows = json.loads(arena("standings", "--format", "json", cwd=tmp_path, check=True).stdout)
-    assert {row["table"] for row in rows} == {"detour", "detour/3p", "detour/4p", "roundabout", "roundabout/3p",
+    assert {row["table_name"] for row in rows} == {"detour", "detour/3p", "detour/4p", "roundabout", "roundabout/3p",
                                              "roundabout/4p", "overall"}
     reference = reference_standings(tmp_path / "arena.db")
     fields = ("elo", "games", "wins", "draws", "losses", "forfeits", "score", "first_place_share")
-    printed = {(row["table"], row["bot_id"]): [row[name] for name in fields] for row in rows}
+    printed = {(row["table_name"], row["bot_id"]): [row[name] for name in fields] for row in rows}
     stored = {(table, bot): list(values[:len(fields)]) for table, bot, *values in stored_ratings}
     assert set(printed) == set(stored) == set(reference)
     for key, values in reference.items():

@@ -57,12 +57,12 @@ def test_one_group_names_none():
 
 def test_standings_rows_csv_and_table_keep_groups_apart():
     rows = compute(two_groups(), {}).rows
-    detour = [row for row in rows if row.table == "detour"]
+    detour = [row for row in rows if row.table_name == "detour"]
     assert [row.joint_group for row in detour] == [1, 1, 2, 2]
     assert [row.bot_id for row in detour] == ["A@1", "B@1", "D@1", "C@1"]
     assert detour[0].joint == detour[2].joint == 1573.6
     parsed = list(csv.DictReader(io.StringIO(to_csv(rows))))
-    assert [row["joint_group"] for row in parsed if row["table"] == "detour"] == ["1", "1", "2", "2"]
+    assert [row["joint_group"] for row in parsed if row["table_name"] == "detour"] == ["1", "1", "2", "2"]
     lines = text_table(rows)
     heads = [line for line in lines if re.match(r"(detour|overall): group", line)]
     assert heads[:2] == ["detour: group 1 of 2 (no game links one group to another, so ratings compare only "
@@ -73,7 +73,7 @@ def test_standings_rows_csv_and_table_keep_groups_apart():
 def test_the_ratings_table_names_the_group(tmp_path: Path):
     with Store(tmp_path / "arena.db", writer=True) as store:
         standings = compute(two_groups(), {})
-        store.write_ratings(json_rows(standings.rows), standings.history)
+        store.write_ratings(json_rows(standings.rows), standings.history, standings.game_keys)
     with closing(sqlite3.connect(tmp_path / "arena.db")) as db:
         found = dict(db.execute("SELECT bot_id, joint_group FROM ratings WHERE table_name = 'detour'").fetchall())
     assert found == {"A@1": 1, "B@1": 1, "C@1": 2, "D@1": 2}

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import subprocess
+import sys
 from contextlib import closing
+from datetime import datetime
 
 import pytest
 import sqlite_utils
+from support import undo_schema_11
 
 from arena.errors import StoreError
 from arena.games import get_game
@@ -14,7 +19,7 @@ from arena.games.events import replay
 from arena.games.playout import random_playout
 from arena.games.replays import REPLAY_FORMAT, with_replay
 from arena.model import BotSpec, DecisionTimes, Event, Forfeit, GameRecord, Job, Termination
-from arena.store import MIGRATIONS, SCHEMA_VERSION, Store
+from arena.store import MIGRATIONS, SCHEMA_VERSION, Store, register_functions
 
 SPECS = [BotSpec(name, ("true",), f"/bots/{name}", name * 16) for name in ("a", "b")]
 
@@ -139,6 +144,7 @@ def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_i
         store.add_bots(SPECS)
         store.add_game(played("old", 4))
     with closing(sqlite3.connect(db)) as conn:  # as the schema before replays left it
+        undo_schema_11(conn)
         conn.execute("ALTER TABLE games DROP COLUMN replay")
         conn.execute("ALTER TABLE games DROP COLUMN replay_format")
         conn.execute("ALTER TABLE ratings DROP COLUMN joint_group")  # and what later migrations add
@@ -155,6 +161,42 @@ def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_i
         assert store.replay("new", REPLAY_FORMAT) is not None
 
 
+def test_a_database_of_schema_10_is_upgraded_in_place_and_reads_in_sql(tmp_path):
+    """Issue 27: schema 11 adds ISO times, the player count in results,
+    and the views events and moves over the compressed records; a file of
+    schema 10 gets them with its games intact, and plain SQL reads them (the
+    functions registered as arena's plugins register them)."""
+    db = tmp_path / "r.db"
+    with Store(db, writer=True) as store:
+        store.add_bots(SPECS)
+        store.add_game(played("old", 4))
+    with closing(sqlite3.connect(db)) as conn:
+        undo_schema_11(conn)
+        conn.execute("UPDATE meta SET value = '10' WHERE key = 'schema_version'")
+        conn.commit()
+    with Store(db, writer=True) as store:
+        store.add_game(played("new", 5, 1))
+        events = {key: store.events(key) for key in ("old", "new")}
+    with closing(sqlite3.connect(db)) as conn:
+        register_functions(conn)
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("11",)
+        assert conn.execute("SELECT DISTINCT players FROM results").fetchall() == [(2,)]
+        finished, iso = conn.execute("SELECT finished_at, finished_at_iso FROM games WHERE key = 'old'").fetchone()
+        assert datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() == pytest.approx(finished, abs=1e-3)
+        for key, game_events in events.items():
+            decisions = [event for event in game_events if event["kind"] == "decision"]
+            rows = conn.execute("SELECT seat, bot_id, action, offered, chosen FROM moves WHERE game_key = ? "
+                                "ORDER BY event", [key]).fetchall()
+            assert [(seat, json.loads(action), json.loads(offered), chosen) for seat, _, action, offered, chosen
+                    in rows] == [(event["seat"], event["offered"][event["chosen"]], event["offered"],
+                                  event["chosen"]) for event in decisions]
+            seats = json.loads(conn.execute("SELECT seats FROM games WHERE key = ?", [key]).fetchone()[0])
+            assert [bot_id for _, bot_id, *_ in rows] == [seats[event["seat"]] for event in decisions]
+            kinds = conn.execute("SELECT kind, detail FROM events WHERE game_key = ? ORDER BY event", [key]).fetchall()
+            assert [(kind, json.loads(detail)) for kind, detail in kinds] == \
+                [(event["kind"], event) for event in game_events]
+
+
 def test_a_records_decision_times_are_told_apart_by_seat():
     events: list[Event] = [{"kind": "chance", "stream": "seat:0", "purpose": "roll", "values": [3]},
                            {"kind": "decision", "seat": 0, "offered": [{}], "chosen": 0},
@@ -165,3 +207,19 @@ def test_a_records_decision_times_are_told_apart_by_seat():
                         times=DecisionTimes(1.0, (0.25, 0.5, 0.125)))
     assert record.decision_seconds(0) == [0.25, 0.125]
     assert record.decision_seconds(1) == [0.5]
+
+
+def test_sqlite_utils_reads_the_moves_through_arenas_plugin(tmp_path):
+    """sqlite-utils (a dependency, the tool README names) loads arena's
+    plugin, which gives its connections arena_json: the views read."""
+    record = played("k1", 4)
+    with Store(tmp_path / "r.db", writer=True) as store:
+        store.add_bots(SPECS)
+        store.add_game(record)
+    done = subprocess.run([sys.executable, "-m", "sqlite_utils", "query", str(tmp_path / "r.db"),
+                           "select seat, action from moves where game_key = 'k1' order by event"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    decisions = [event for event in record.events if event["kind"] == "decision"]
+    assert [(row["seat"], json.loads(row["action"])) for row in json.loads(done.stdout)] == \
+        [(event["seat"], event["offered"][event["chosen"]]) for event in decisions]

@@ -27,7 +27,8 @@ from arena.play.executors import Executor
 from arena.play.plan import option_text
 from arena.play.probe import probe_bots
 from arena.play.tournament import Plan, Request, play_missing
-from arena.stats.sprt import NAMES, OUTCOMES, Sprt, estimate, pair_outcome
+from arena.stats.pentanomial import PairStats
+from arena.stats.sprt import NAMES, OUTCOMES, Sprt, pair_outcome
 from arena.store import Store
 
 
@@ -174,11 +175,18 @@ def run_gauntlet(gauntlet: Gauntlet, store: Store, executor: Executor, limits: L
 
 def summary(progress: Progress, sprt: Sprt | None) -> dict[str, Any]:
     """What ``--format json`` prints: verdict, LLR and bounds (with
-    ``--sprt``), pairs, pentanomial counts, the Elo estimate."""
-    found = estimate(progress.counts)
+    ``--sprt``), pairs, pentanomial counts, and the Elo estimate as the
+    standings give the same counts (:meth:`PairStats.to_json`: ``elo`` None
+    and ``elo_bound`` "won every pair" or "lost every pair" where it is
+    unbounded; no interval below MIN_PAIRS pairs, ``interval_missing``
+    saying so). Unregularised: the 1e-3 pairs fishtest adds to empty counts
+    keep the LLR's logarithms finite, but in an estimate they would turn a
+    candidate that won every pair into a large finite Elo that reports the
+    regularisation, not the games."""
+    stats = PairStats("candidate", "opponents", (progress.counts[0], progress.counts[1], progress.counts[2],
+                                                 progress.counts[3], progress.counts[4])).to_json()
     out: dict[str, Any] = {"pairs": progress.pairs, "pentanomial": dict(zip(NAMES, progress.counts)),
-                           "score": round(found.score, 4),
-                           "elo": _finite(found.elo), "elo_low": _finite(found.low), "elo_high": _finite(found.high)}
+                           **{name: stats[name] for name in ESTIMATE}}
     if sprt is not None:
         out.update({"verdict": sprt.verdict(progress.counts) or "inconclusive",
                     "llr": round(sprt.llr(progress.counts), 4),
@@ -187,6 +195,4 @@ def summary(progress: Progress, sprt: Sprt | None) -> dict[str, Any]:
     return out
 
 
-def _finite(value: float) -> float | None:
-    return round(value, 1) if abs(value) != float("inf") else None
-
+ESTIMATE = ("score", "elo", "elo_bound", "elo_low", "elo_high", "interval_missing")

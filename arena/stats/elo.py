@@ -56,7 +56,7 @@ class Standing:
     def to_json(self) -> dict[str, Any]:
         game, players = table_parts(self.game)
         return {"bot": self.name, "bot_id": self.bot_id, "version": self.bot_id.split("@")[-1],
-                "table": self.game, "game": game, "players": players, "elo": round(self.elo, 1),
+                "table_name": self.game, "game": game, "players": players, "elo": round(self.elo, 1),
                 "games": self.games,
                 "wins": self.wins, "losses": self.losses, "draws": self.draws,
                 "forfeits": self.forfeits, "forfeits_by_reason": dict(sorted(self.forfeits_by_reason.items())),
@@ -75,7 +75,9 @@ def standings(games: Iterable[StoredGame], names: dict[str, str]) -> list[Standi
 @dataclass
 class Ladder:
     """Every table's standings, built up one game at a time in rating order,
-    with each bot's Elo after each of its games (the site's rating history).
+    with each bot's Elo after each of its games (the site's rating history:
+    the table's game number n, from 1, and the Elo after it), and each
+    table's game keys (game n's at [n - 1]).
 
     ``arena standings`` and the site both add games up here, so the table a
     user reads in the terminal and the one on the site are the same sums."""
@@ -83,7 +85,7 @@ class Ladder:
     names: dict[str, str]
     tables: dict[str, dict[str, Standing]] = field(default_factory=dict)
     history: dict[tuple[str, str], list[tuple[int, float]]] = field(default_factory=dict)
-    counts: dict[str, int] = field(default_factory=dict)  # games rated per table
+    game_keys: dict[str, list[str]] = field(default_factory=dict)  # per table, game n's key at [n - 1]
 
     def add(self, game: StoredGame) -> None:
         """Rate one game into its table and the overall one; a solo game has
@@ -93,9 +95,16 @@ class Ladder:
         for table in (table_name(game.game, game.players), OVERALL):
             rows = self.tables.setdefault(table, {})
             rate_game(rows, table, game, self.names)
-            index = self.counts[table] = self.counts.get(table, 0) + 1
+            keys = self.game_keys.setdefault(table, [])
+            keys.append(game.key)
+            index = len(keys)
             for bot_id in dict.fromkeys(game.seats):
                 self.history.setdefault((table, bot_id), []).append((index, rows[bot_id].elo))
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Games rated per table."""
+        return {table: len(keys) for table, keys in self.game_keys.items()}
 
     def ranked(self) -> list[Standing]:
         """Game tables by name, then overall; best Elo first in each."""

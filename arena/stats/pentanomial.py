@@ -18,6 +18,11 @@ statistics below treat the pairs as the independent samples:
 * draw ratio: the share of pairs that scored exactly 1 of 2 (fastchess's
   "DrawRatio": a drawn pair, whether two draws or a win and a loss).
 
+Two edges give no number. A bot that won (lost) every pair has a score of 1
+(0): its Elo is unbounded, not finite, and ``elo_bound`` says so ("won every
+pair", "lost every pair"). Below :data:`MIN_PAIRS` pairs the interval and the
+LOS are not given at all (``interval_missing`` says why): see there.
+
 Points come from :mod:`arena.results` (a shared first place is a draw).
 
 For other modules (the SPRT in ``arena.stats.sprt`` may import them):
@@ -40,6 +45,18 @@ from arena.stats.pairs import Z95
 from arena.stats.tables import OVERALL, table_name
 
 PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)  # what counts[k] counts: a pair scoring k/2 of 2
+
+# Fewer pairs than this give no interval and no LOS. Both rest on the
+# normal approximation with the variance estimated from the pairs
+# themselves, which is unusable on a handful: from one pair the estimate is
+# always 0 (a zero-width interval), and the chance that every pair scored
+# alike, giving 0 again, falls only as p**N. Simulated (bench/pair_interval.py:
+# 200,000 draws of N pairs from pentanomial distributions from even to 60%
+# of pairs won 2-0), the nominal 95% interval holds the true score in as
+# few as 48% of the draws at 2 pairs and 80% at 6 (and is zero-width in up
+# to 65% of them), in 88-96% from 10 pairs on (92-94% at 30): 10 is where
+# it starts to mean roughly what it says.
+MIN_PAIRS = 10
 
 
 def pair_bucket(pair_score: float) -> int:
@@ -74,7 +91,7 @@ def logistic_elo(score: float) -> float:
         return -math.inf
     if score >= 1.0:
         return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: an even score is 0, not -0.0
 
 
 @dataclass(frozen=True)
@@ -113,15 +130,12 @@ class PairStats:
     def elo(self) -> float | None:
         return elo_difference(self.score)
 
-    def elo_bounds(self, z: float = Z95) -> tuple[float, float]:
-        """95% interval of the Elo difference, an end at a score of 0 or 1
-        infinite: the one interval the standings, the site and the
-        gauntlet (:func:`arena.stats.sprt.estimate`) print."""
-        return logistic_elo(self.score - z * self.error), logistic_elo(self.score + z * self.error)
-
     def elo_interval(self, z: float = Z95) -> tuple[float | None, float | None]:
-        """:meth:`elo_bounds` with an unbounded end None (as JSON has no infinity)."""
-        low, high = self.elo_bounds(z)
+        """95% interval of the Elo difference, an end at a score of 0 or 1
+        unbounded (None, as JSON has no infinity): the one interval the
+        standings, the site and the gauntlet (:func:`arena.play.gauntlet.summary`)
+        print, from MIN_PAIRS pairs on."""
+        low, high = logistic_elo(self.score - z * self.error), logistic_elo(self.score + z * self.error)
         return (None if math.isinf(low) else low), (None if math.isinf(high) else high)
 
     @property
@@ -135,15 +149,38 @@ class PairStats:
     def draw_ratio(self) -> float:
         return self.counts[2] / self.pairs if self.pairs else 0.0
 
+    @property
+    def elo_bound(self) -> str | None:
+        """Why the Elo difference is unbounded ("won every pair", "lost
+        every pair"), or None where it is a number."""
+        if self.pairs and self.counts[4] == self.pairs:
+            return "won every pair"
+        if self.pairs and self.counts[0] == self.pairs:
+            return "lost every pair"
+        return None
+
+    @property
+    def interval_missing(self) -> str | None:
+        """Why there is no interval and no LOS (fewer than MIN_PAIRS pairs), or None."""
+        return f"too few pairs ({self.pairs} < {MIN_PAIRS})" if self.pairs < MIN_PAIRS else None
+
     def to_json(self) -> dict[str, Any]:
-        low, high = self.elo_interval()
+        """The statistics as standings print them: ``elo`` None with
+        ``elo_bound`` saying why where it is unbounded; the interval and the
+        LOS None with ``interval_missing`` saying why below MIN_PAIRS (an
+        interval's end alone None where it is unbounded)."""
+        low, high = (None, None) if self.interval_missing else self.elo_interval()
         return {"a": self.a, "b": self.b, "pairs": self.pairs, "counts": list(self.counts),
-                "score": round(self.score, 4), "elo": _round(self.elo), "elo_low": _round(low),
-                "elo_high": _round(high), "los": round(self.los, 4), "draw_ratio": round(self.draw_ratio, 4)}
+                "score": round(self.score, 4), "elo": rounded_elo(self.elo), "elo_bound": self.elo_bound,
+                "elo_low": rounded_elo(low), "elo_high": rounded_elo(high),
+                "interval_missing": self.interval_missing,
+                "los": None if self.interval_missing else round(self.los, 4),
+                "draw_ratio": round(self.draw_ratio, 4)}
 
 
-def _round(value: float | None) -> float | None:
-    return None if value is None else round(value, 1)
+def rounded_elo(value: float | None) -> float | None:
+    """An Elo as JSON gives it: to a tenth, never -0.0, None for none (or infinite)."""
+    return None if value is None or math.isinf(value) else round(value, 1) + 0.0
 
 
 @dataclass
@@ -195,3 +232,20 @@ class SeatSwappedPairs:
 
 def _points_of(bot: str, game: StoredGame) -> float:
     return results.points(game.placements)[game.seats.index(bot)]
+
+
+def elo_text(stats: dict[str, Any]) -> str:
+    """The Elo estimate of :meth:`PairStats.to_json` (or the gauntlet's
+    summary) in words: "+35 (-20 to +91)", "+35 (no interval: too few pairs
+    (4 < 10))", "unbounded (won every pair)"; an unbounded end is +inf or -inf."""
+    if stats["elo_bound"]:
+        return f"unbounded ({stats['elo_bound']})"
+    if stats["interval_missing"]:
+        return f"{_signed(stats['elo'])} (no interval: {stats['interval_missing']})"
+    low = "-inf" if stats["elo_low"] is None else _signed(stats["elo_low"])
+    high = "+inf" if stats["elo_high"] is None else _signed(stats["elo_high"])
+    return f"{_signed(stats['elo'])} ({low} to {high})"
+
+
+def _signed(elo: float) -> str:
+    return f"{round(elo):+d}"  # round() first: -0.4 is "+0", not "-0"

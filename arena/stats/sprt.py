@@ -42,7 +42,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena.stats.pentanomial import PairStats, logistic_elo, pair_bucket
+from arena.stats.pentanomial import pair_bucket
 
 OUTCOMES = 5  # pair scores 0, 1/2, 1, 3/2, 2
 NAMES = ("LL", "LD", "DD", "WD", "WW")  # index 2 holds DD and WL alike
@@ -116,35 +116,6 @@ def llr_logistic(elo0: float, elo1: float, counts: Sequence[float]) -> float:
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
     """Wald's bounds on the LLR: below the first H0 is accepted, above the second H1."""
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """The candidate's score per game over pairs, and its logistic Elo with a
-    95% interval from the variance of the pair scores; an end the data leave
-    unbounded (a score of 0 or 1 within reach) is infinite."""
-
-    score: float
-    elo: float
-    low: float
-    high: float
-
-
-def estimate(counts: Sequence[int]) -> Estimate:
-    """The Elo estimate, by the one function standings and the site use for
-    pair statistics (:class:`arena.stats.pentanomial.PairStats`), so the
-    gauntlet and the standings print the same interval for the same counts.
-    Unregularised: the 1e-3 pairs fishtest adds to empty counts keep its
-    logarithms finite, which the LLR needs and an estimate does not (they
-    would turn a candidate that won every pair into a large finite Elo that
-    reports the regularisation, not the games)."""
-    if len(counts) != OUTCOMES:
-        raise ValueError(f"pentanomial counts are five numbers, got {list(counts)!r}")
-    stats = PairStats("candidate", "opponent", (counts[0], counts[1], counts[2], counts[3], counts[4]))
-    if not stats.pairs:
-        return Estimate(0.5, 0.0, -math.inf, math.inf)
-    low, high = stats.elo_bounds()
-    return Estimate(stats.score, logistic_elo(stats.score), low, high)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from arena import results
 from arena.model import StoredGame
 from arena.stats.elo import Ladder
 from arena.stats.joint import Fitted, JointTables
-from arena.stats.pentanomial import SeatSwappedPairs
+from arena.stats.pentanomial import PAIR_SCORES, SeatSwappedPairs
 from arena.stats.tables import table_name
 
 
@@ -47,7 +47,7 @@ class StandingsRow:
     bot: str
     bot_id: str
     version: str
-    table: str
+    table_name: str
     game: str
     players: int | None
     elo: float
@@ -73,12 +73,14 @@ class StandingsRow:
 @dataclass(frozen=True)
 class Standings:
     """Rows (one per table and bot, best Elo first in each table), each
-    bot's Elo after each of its games per table (the rating history), and
+    bot's Elo after each of its games per table (the rating history, by the
+    table's game number) with each table's game keys in that numbering, and
     per table how often each seat placed first (first places shared among
     those who share them): seat advantage is real, and this shows it."""
 
     rows: list[StandingsRow]
     history: dict[tuple[str, str], list[tuple[int, float]]]
+    game_keys: dict[str, list[str]]
     seats: dict[str, SeatShares]
     pairs: SeatSwappedPairs
 
@@ -136,7 +138,7 @@ def compute(games: Iterable[StoredGame], names: dict[str, str]) -> Standings:
             joint_bound=rating.bound if rating else None,
             pairs=[stats.to_json() for other in opponents
                    if (stats := pairs.between(standing.game, standing.bot_id, other)) is not None]))
-    return Standings(rows, ladder.history, dict(sorted(seats.items())), pairs)
+    return Standings(rows, ladder.history, ladder.game_keys, dict(sorted(seats.items())), pairs)
 
 
 def _group(fitted: dict[str, Fitted], table: str, bot_id: str) -> int:
@@ -162,16 +164,16 @@ def text_table(rows: list[StandingsRow]) -> list[str]:
     groups: dict[str, int] = {}
     for row in rows:
         if row.joint_group is not None:
-            groups[row.table] = max(groups.get(row.table, 0), row.joint_group)
+            groups[row.table_name] = max(groups.get(row.table_name, 0), row.joint_group)
     block = None
     for row in rows:
-        if row.joint_group is not None and (row.table, row.joint_group) != block:
-            block = row.table, row.joint_group
-            lines.append(f"{row.table}: group {row.joint_group} of {groups[row.table]}"
+        if row.joint_group is not None and (row.table_name, row.joint_group) != block:
+            block = row.table_name, row.joint_group
+            lines.append(f"{row.table_name}: group {row.joint_group} of {groups[row.table_name]}"
                          + (f" ({GROUPS_APART})" if row.joint_group == 1 else ""))
         joint = f"unbounded: {row.joint_bound}" if row.joint_bound else "" if row.joint is None else \
             f"{row.joint:.0f} ({row.joint_low:.0f} to {row.joint_high:.0f})"
-        lines.append(f"{row.table:15} {row.bot[:20]:20} {row.version:12} {row.elo:7.1f} {joint:>22} "
+        lines.append(f"{row.table_name:15} {row.bot[:20]:20} {row.version:12} {row.elo:7.1f} {joint:>22} "
                      f"{row.games:6} {row.wins:5} {row.losses:6} {row.draws:5} {row.forfeits:8} "
                      f"{row.score:6.3f} {row.first_place_share:6.3f}")
     return lines
@@ -179,13 +181,35 @@ def text_table(rows: list[StandingsRow]) -> list[str]:
 
 def to_csv(rows: list[StandingsRow]) -> str:
     """The rows as CSV, one column per field of the JSON rows, in their
-    order: an empty cell for none (a joint rating the data cannot define),
-    a nested value (forfeits by reason) as compact JSON."""
+    order, but ``pairs`` (a list per row: :func:`pairs_csv` gives them a CSV
+    of their own): an empty cell for none (a joint rating the data cannot
+    define), forfeits by reason as compact JSON."""
+    return _csv([field.name for field in dataclasses.fields(StandingsRow) if field.name != "pairs"],
+                json_rows(rows))
+
+
+# The pentanomial counts as CSV columns: pairs in which the row's bot scored
+# 0, 0.5, 1, 1.5 or 2 points of 2 (the JSON's "counts", in that order).
+PAIR_COUNT_COLUMNS = tuple(f"pairs_scoring_{score:g}_of_2" for score in PAIR_SCORES)
+
+
+def pairs_csv(rows: list[StandingsRow]) -> str:
+    """Every row's seat-swapped pair statistics (its ``pairs``) as CSV, one
+    line per table, bot and opponent, the counts in a column each."""
+    names = {row.bot_id: row.bot for row in rows}
+    stats = [{"table_name": row.table_name, "bot": row.bot, "bot_id": row.bot_id, "opponent": names.get(pair["b"], ""),
+              "opponent_id": pair["b"], **dict(zip(PAIR_COUNT_COLUMNS, pair["counts"])), **pair}
+             for row in rows for pair in row.pairs]
+    columns = ["table_name", "bot", "bot_id", "opponent", "opponent_id", "pairs", *PAIR_COUNT_COLUMNS, "score", "elo",
+               "elo_bound", "elo_low", "elo_high", "interval_missing", "los", "draw_ratio"]
+    return _csv(columns, stats)
+
+
+def _csv(columns: list[str], rows: list[dict[str, Any]]) -> str:
     out = io.StringIO()
-    columns = [field.name for field in dataclasses.fields(StandingsRow)]
     writer = csv.DictWriter(out, columns, lineterminator="\n")
     writer.writeheader()
-    for row in json_rows(rows):
+    for row in rows:
         writer.writerow({name: _cell(row[name]) for name in columns})
     return out.getvalue()
 

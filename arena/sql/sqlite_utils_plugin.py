@@ -1,0 +1,17 @@
+"""Arena's sqlite-utils plugin (entry point ``sqlite_utils``): the SQL
+function ``arena_json`` on every connection sqlite-utils opens, so that
+``sqlite-utils query arena.db "select * from moves where game_key = ..."``
+reads the compressed game records."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from sqlite_utils import hookimpl
+
+from arena.store import register_functions
+
+
+@hookimpl
+def prepare_connection(conn: sqlite3.Connection) -> None:
+    register_functions(conn)
