@@ -23,7 +23,7 @@ from arena.site.data import SiteData, format_time
 from arena.site.paths import BotInfo, table_page, table_title, version_of
 from arena.stats import pairs
 from arena.stats.elo import INITIAL, K_FACTOR
-from arena.stats.joint import Fitted
+from arena.stats.joint import Fitted, MLRating
 
 FORFEIT_REASONS = [t.value for t in FORFEITS]
 SEAT_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff9f1c"]
@@ -63,7 +63,7 @@ def standing_rows(model: SiteData, table: str) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for bot_id, standing in model.ladder.tables.get(table, {}).items():
         rows.append({"info": model.infos[bot_id], "elo": standing, "ml": ml.get(bot_id),
-                     "group": ml.group_of(bot_id) or 0,
+                     "group": ml.group_of(bot_id) or 0, "bound": bound_text(ml.get(bot_id), model.names),
                      "forfeits": {reason: standing.forfeits_by_reason.get(reason, 0)
                                   for reason in FORFEIT_REASONS}})
     # A bound bot's rating is an ordering key only (never shown): never lost
@@ -75,6 +75,27 @@ def standing_rows(model: SiteData, table: str) -> list[dict[str, Any]]:
         for row, bar in zip(block, interval_bars([row["ml"] for row in block])):
             row["bar"] = bar
     return rows
+
+
+BOUND_LIMITS = {"never lost": "plus infinity", "never won": "minus infinity",
+                "separated": "not finite"}
+
+
+def bound_text(rating: MLRating | None, names: dict[str, str]) -> dict[str, str] | None:
+    """What a rating cell says of a bot with no finite rating, and its
+    hover title: in words true of its results (a bound counts only the
+    games against bots outside its tier, :func:`arena.stats.joint.bound_words`),
+    never a bare "never won" beside the wins it scored inside its tier."""
+    if rating is None or rating.defined:
+        return None
+    assert rating.bound is not None
+    words = rating.bound_words(names)
+    tier = ", ".join(names.get(bot, bot) for bot in rating.tier)
+    inside = (f" Games against {tier} are not counted: they and this bot won or drew against each other"
+              " (directly or through one another), so anything may have happened between them."
+              if tier else "")
+    return {"words": words, "title": f"no finite rating: it {words}.{inside} The maximum-likelihood rating is "
+                                     f"{BOUND_LIMITS[rating.bound]}, and no prior is added to invent a number."}
 
 
 def evidence_class(evidence: pairs.Evidence) -> str:
@@ -181,7 +202,8 @@ def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str
                 if standing:
                     fitted = model.ml.get(table) or Fitted()
                     per_table.append({"table": table, "elo": standing, "ml": fitted.get(info.bot_id),
-                                      "group": fitted.group_of(info.bot_id)})
+                                      "group": fitted.group_of(info.bot_id),
+                                      "bound": bound_text(fitted.get(info.bot_id), model.names)})
             records.append({"info": info, "tables": per_table, "hello_name": model.hello_names.get(info.bot_id),
                             "forfeits": len(model.forfeits.get(info.bot_id, [])),
                             "solo": model.solo_games.get(info.bot_id, 0)})
