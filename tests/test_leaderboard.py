@@ -703,7 +703,7 @@ def test_statistics_for_head_to_head():
 
 def test_history_chart_escapes_labels_and_thins_long_series():
     points = [(n, 1500 + (n % 7)) for n in range(1, 5001)]
-    svg = str(charts.history_svg([(XSS_NAME, points, "#123456")], band=(1480, 1520)))
+    svg = str(charts.history_svg([(XSS_NAME, points)], band=(1480, 1520)))
     assert XSS_NAME not in svg and str(escape(XSS_NAME)) in svg
     coordinates = re.search(r'points="([^"]*)"', svg).group(1).split()
     assert len(coordinates) == charts.MAX_CHART_POINTS
