@@ -307,7 +307,7 @@ def test_head_to_head_counts_every_pair(site):
             record[0 if g.winners == (mine,) else 2 if g.winners else 1] += 1
     page = (site.out / "tables" / "detour.html").read_text()
     assert f'title="alpha vs beta: {record[0]} wins, {record[1]} draws, {record[2]} losses;' in page
-    assert '<svg class="chart"' in page and page.count("<polyline") == len(
+    assert '<svg class="chart"' in page and page.count('<polyline class="line"') == len(
         {b for g in games if g.game == "detour" for b in g.seats})
 
 
