@@ -255,8 +255,8 @@ def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str
             records.append({"info": info, "tables": per_table, "hello_name": model.hello_names.get(info.bot_id),
                             "forfeits": len(model.forfeits.get(info.bot_id, [])),
                             "solo": model.solo_games.get(info.bot_id, 0)})
-        charts = [(table, chart) for table in tables if (chart := _versions_chart(model, table, versions))]
-        yield versions[0].name_page, render("bot.html", "../../", name=name, records=records, charts=charts,
+        histories = [(table, chart) for table in tables if (chart := _versions_chart(model, table, versions))]
+        yield versions[0].name_page, render("bot.html", "../../", name=name, records=records, charts=histories,
                                             games=games.get(name, {"count": 0, "latest": []}))
         for info, record in zip(versions, records):
             charts = [(entry["table"], _bot_chart(model, entry["table"], info.bot_id))

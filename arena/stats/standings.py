@@ -6,8 +6,7 @@ and ``joint_high`` are None and ``joint_bound`` says why ("never lost",
 "never won", "separated": against every bot outside its tier) and
 ``joint_tier`` lists the other bots of its tier, whose games with it the
 bound does not count (empty where it is alone); otherwise both are None.
-Where a
-table's bots fall into several groups that no game links (A and B played
+Where a table's bots fall into several groups that no game links (A and B played
 each other, C and D each other, never across), each group's ratings have
 their own scale (each centred at 1500) and cannot be compared:
 ``joint_group`` numbers the row's group from 1 and the rows come group by
