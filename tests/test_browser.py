@@ -9,6 +9,7 @@ record, and one screenshot per game is saved under test-artifacts/."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import time
@@ -16,12 +17,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from support import RANDOM_BOT, arena, python_bot, random_bots
 from test_leaderboard import XSS_NAME, games_data, tournament_site
 
+from arena.bots.discovery import discover
 from arena.games import GAMES
 from arena.games.events import replay
 from arena.games.playout import random_playout
-from arena.model import BotSpec, GameRecord, Job, Termination
+from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
+from arena.play.match import play_match
+from arena.play.plan import Entrant, plan_round_robin
 from arena.site import builder, paths
 from arena.store import Store
 
@@ -292,7 +297,7 @@ def test_a_table_page_shows_pair_statistics_the_legend_and_unbounded_ratings(sit
     assert first[2] == "1" and first[9].endswith("(no interval: too few pairs (1 < 10))") and first[10] == "–"
     assert page.locator("table.joint-los td.los-cell").count() >= 2
     crasher = page.locator("table.standings tbody tr", has_text="crasher")
-    assert crasher.locator("td.unbounded").inner_text() == "unbounded: never won"
+    assert crasher.locator("td.unbounded").inner_text() == "unbounded: lost every game*"
     page.locator("table.pairs thead th", has_text="LOS").click()
     watched.assert_clean()
 
@@ -640,46 +645,295 @@ def test_every_player_count_is_drawn_and_replayed(variants_site, watched, varian
     watched.assert_clean()
 
 
-# ---------------------------------------------------------------- a phone's width
+# ---------------------------------------------------------------- widths: a window and a phone
 
+WINDOW = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
+# Text an element cuts off: its box hides what overflows (overflow hidden
+# or clip, or an ellipsis) and its content is larger than the box. Boxes
+# that scroll (a table's frame, the event list, a log) cut nothing.
+CLIPPED = """() => Array.from(document.querySelectorAll('body *'))
+  .filter(e => !(e instanceof SVGElement))
+  .filter(e => { const s = getComputedStyle(e);
+    return ['hidden', 'clip'].includes(s.overflowX) || ['hidden', 'clip'].includes(s.overflowY)
+      || s.textOverflow === 'ellipsis'; })
+  .filter(e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+  .map(e => e.tagName + '.' + e.className + ': ' + e.textContent.slice(0, 40))"""
+# Tables wider than their frame (they scroll in it).
+SCROLLING_TABLES = """() => Array.from(document.querySelectorAll('.table-wrap'))
+  .filter(w => w.scrollWidth > w.clientWidth + 1)
+  .map(w => w.querySelector('table').className + ' ' + w.scrollWidth + ' px in ' + w.clientWidth)"""
 
-def _phone_pages(site) -> dict[str, Path]:
-    """One page of every kind: the index, a table, the games list, a bot's
-    and a version's page (the crasher's, with its forfeits), a replay of
-    every game, and a stderr log."""
+
+def _pages_of_every_kind(site, variants_site, bound_site) -> dict[str, Path]:
+    """A page of every kind: the index, every table (each game at each
+    player count, from the variants site; the real tournament's, with
+    head-to-head and pair statistics; one with unbounded ratings), the
+    games list, bot and version pages (the crasher's, with its forfeits; a
+    bot of two versions), a replay of every game at every player count, and
+    a stderr log."""
     with Store(site.db) as store:
         bots = {row["name"]: (bot_id, row) for bot_id, row in store.bots().items()}
         games = list(store.games())
     crasher, row = bots["crasher"]
     info = paths.BotInfo(crasher, "crasher", row["content_hash"][:12])
-    pages = {"index": site.out / "index.html", "table": site.out / "tables" / "overall.html",
-             "games list": site.out / "games.html", "bot": site.out / info.name_page,
-             "version": site.out / info.page, "log": next((site.out / "logs").glob("*.html"))}
+    pages = {"index": site.out / "index.html", "games list": site.out / "games.html",
+             "bot": site.out / info.name_page, "version": site.out / info.page,
+             "log": next((site.out / "logs").glob("*.html")),
+             "bot of two versions": bound_site.out / bound_site.alpha.name_page,
+             "unbounded table": bound_site.out / "tables" / "detour.html",
+             "variants index": variants_site[0] / "site" / "index.html"}
+    for table in sorted((site.out / "tables").glob("*.html")):
+        pages[f"table {table.stem}"] = table
+    for table in sorted((variants_site[0] / "site" / "tables").glob("*.html")):
+        pages[f"variants table {table.stem}"] = table
     for name in sorted(GAMES):
         game = next(g for g in games if g.game == name and g.players == 2)
         pages[f"{name} replay"] = site.out / paths.game_path(game.key)
+    for key in variants_site[1].values():
+        pages[f"replay {key}"] = variants_site[0] / "site" / paths.game_path(key)
     return pages
 
 
-def test_no_page_is_wider_than_a_phone(site, browser):
-    """At 390 px every kind of page fits the screen: wide tables scroll in
-    their own box, boards scale down."""
+def _open(page, kind: str, path: Path) -> None:
+    page.goto(url(path))
+    if "replay" in kind:
+        page.wait_for_selector("#replay[data-ready='1']")
+    if kind == "games list":
+        page.wait_for_function("document.body.dataset.gamesShown !== undefined")
+
+
+def test_every_page_fits_a_window_and_a_phone(site, variants_site, bound_site, browser):
+    """At 1280 px no page scrolls sideways and no table scrolls in its
+    frame (every column in view); at 390 px (a phone) no page is wider than
+    the screen (a wide table scrolls in its own frame, a board too wide for
+    it in its own); at both, no text is cut off."""
+    pages = _pages_of_every_kind(site, variants_site, bound_site)
+    assert sum(kind.startswith("variants table") for kind in pages) >= 2 * len(GAMES)  # 2p, 3p, 4p...
+    problems = []
+    for viewport in (WINDOW, PHONE):
+        context = browser.new_context(viewport=viewport, device_scale_factor=1)
+        try:
+            page = context.new_page()
+            for kind, path in pages.items():
+                _open(page, kind, path)
+                width = page.evaluate("document.documentElement.scrollWidth")
+                if width > viewport["width"]:
+                    problems.append(f"{viewport['width']} px, {kind}: the page is {width} px wide")
+                for clipped in page.evaluate(CLIPPED):
+                    problems.append(f"{viewport['width']} px, {kind}: cut off: {clipped}")
+                if viewport is WINDOW:
+                    for table in page.evaluate(SCROLLING_TABLES):
+                        problems.append(f"1280 px, {kind}: a table scrolls: {table}")
+                if kind == "ciclovia replay" and viewport is PHONE:  # kept readable: it scrolls in its frame
+                    board = page.evaluate("document.querySelector('svg.board').getBoundingClientRect().width")
+                    assert board >= 600, f"the Ciclovia board is squeezed to {board} px"
+        finally:
+            context.close()
+    assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------- unbounded ratings, bot pages, charts
+
+
+@dataclasses.dataclass
+class BoundSite:
+    root: Path
+    db: Path
+    out: Path
+    alpha: paths.BotInfo  # a bot of two versions
+    versions: list[str]  # its bot ids
+
+
+CRASH_ON_DECIDE = """
+    import json, sys
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "hello":
+            print(json.dumps({"type": "hello", "name": "crash", "games": ["detour"]}), flush=True)
+        elif message["type"] == "decide":
+            sys.exit(3)
+"""
+
+
+@pytest.fixture(scope="module")
+def bound_site(tmp_path_factory):
+    """A real Detour tournament of three random bots and two bots that
+    crash on their first decision. At Detour seat 0 decides first, so in
+    each seat-swapped pair of the two crashers each wins once: they beat
+    only each other, and lost every game to the rest. Then a second
+    version of alpha plays beta through the library, as a tournament would."""
+    root = tmp_path_factory.mktemp("bound")
+    bots = random_bots(root / "bots", ["alpha", "beta", "gamma"])
+    for name in ("xcrash", "ycrash"):
+        python_bot(bots, name, CRASH_ON_DECIDE)
+    arena("tournament", "--games", "detour", "--rounds", "3", "--jobs", "2", "--move-timeout", "5",
+          "--seed", "1", cwd=root, check=True)
+    newer = root / "newer"
+    newer.mkdir()
+    (newer / "alpha.py").write_text(RANDOM_BOT.read_text() + "\n# a second version\n")
+    alpha2 = discover([newer])[0]
+    beta = next(spec for spec in discover([bots]) if spec.name == "beta")
+    entrants = [Entrant(alpha2, frozenset(["detour"])), Entrant(beta, frozenset(["detour"]))]
+    with Store(root / "arena.db", writer=True) as store:
+        store.add_bots([alpha2])
+        for record in play_match(plan_round_robin(entrants, ["detour"], 2, DiceKey.from_seed(5)),
+                                 {alpha2.bot_id: alpha2, beta.bot_id: beta}, Limits(move_timeout=5), None):
+            store.add_game(record)
+    arena("leaderboard", cwd=root, check=True)
+    with Store(root / "arena.db") as store:
+        versions = sorted(b for b, row in store.bots().items() if row["name"] == "alpha")
+        row = store.bots()[alpha2.bot_id]
+    assert len(versions) == 2
+    return BoundSite(root, root / "arena.db", root / "leaderboard",
+                     paths.BotInfo(alpha2.bot_id, "alpha", row["content_hash"][:12]), versions)
+
+
+def test_a_bound_is_said_in_words_true_of_the_bots_results(bound_site, watched):
+    """The two crashers won games (against each other) and lost every other
+    game: every page says "lost every game except against" the other, with
+    a hover title and a note saying what is not counted, never a bare
+    "never won" beside their wins; so do arena standings' text and JSON."""
+    with Store(bound_site.db) as store:
+        ids = {row["name"]: bot_id for bot_id, row in store.bots().items() if row["name"].endswith("crash")}
+        games = [g for g in store.games() if set(g.seats) & set(ids.values())]
+    for name, other in (("xcrash", "ycrash"), ("ycrash", "xcrash")):
+        me = ids[name]
+        outside = [g for g in games if ids[other] not in g.seats]
+        inside = [g for g in games if ids[other] in g.seats]
+        assert outside and all(g.winners and me not in [g.seats[w] for w in g.winners] for g in outside)
+        assert any(me in [g.seats[w] for w in g.winners] for g in inside), f"{name} never beat {other}"
+
+    page = watched.page
+    for table_page in ("tables/detour.html", "index.html"):
+        page.goto(url(bound_site.out / table_page))
+        for name, other in (("xcrash", "ycrash"), ("ycrash", "xcrash")):
+            row = page.locator("table.standings[data-table='detour'] tbody tr",
+                               has=page.locator("a.bot", has_text=name))
+            cells = row.locator("td")
+            assert int(cells.nth(6).inner_text()) > 0  # wins
+            rating = row.locator("td.unbounded")
+            assert rating.inner_text() == f"unbounded: lost every game except against {other}*"
+            title = rating.get_attribute("title")
+            assert f"Games against {other} are not counted" in title and "never won" not in title
+            rating.locator("a.footnote-ref").click()
+            note = page.locator("#unbounded-detour")
+            assert page.evaluate("location.hash") == "#unbounded-detour" and note.is_visible()
+            assert "tier" in note.inner_text() and "except against" in note.inner_text()
+        assert "never won" not in page.locator("body").inner_text()  # said nowhere a reader sees
+
+    page.goto(url(bound_site.out / "index.html"))
+    page.locator("table[data-table='detour'] a.bot", has_text="xcrash").click()
+    page.wait_for_load_state()
+    cell = page.locator("section.version-box tr", has=page.locator("td[data-value='detour']")).locator("td.unbounded")
+    assert cell.inner_text() == "unbounded: lost every game except against ycrash*"
+    cell.locator("a.footnote-ref").click()
+    page.wait_for_load_state()
+    assert page.url.endswith("tables/detour.html#unbounded-detour")
+    page.go_back()
+    page.locator("section.version-box h2 a").first.click()
+    page.wait_for_load_state()
+    assert "lost every game except against ycrash" in page.locator("#record-detour .unbounded").inner_text()
+    watched.assert_clean()
+
+    text = arena("standings", cwd=bound_site.root, check=True).stdout
+    assert "detour xcrash: lost every game except against ycrash" in text and "never won" not in text
+    rows = json.loads(arena("standings", "--format", "json", cwd=bound_site.root, check=True).stdout)
+    bound = {r["bot"]: r for r in rows if r["table"] == "detour" and r["joint_bound"]}
+    assert {name: (r["joint_bound"], r["joint_tier"]) for name, r in bound.items()} == {
+        "xcrash": ("never won", [ids["ycrash"]]), "ycrash": ("never won", [ids["xcrash"]])}
+    assert all(r["joint_tier"] is None for r in rows if not r["joint_bound"])
+
+
+def test_a_bot_page_has_its_games_and_a_chart_across_its_versions(bound_site, watched):
+    page = watched.page
+    page.goto(url(bound_site.out / bound_site.alpha.name_page))
+    with Store(bound_site.db) as store:
+        mine = sorted((g for g in store.games() if set(g.seats) & set(bound_site.versions)),
+                      key=lambda g: g.finished_at, reverse=True)
+    chart = page.locator("figure.chart-box[data-table='detour']")
+    series = chart.locator("svg.chart g.series")
+    assert series.count() == 2 == chart.locator("ul.chart-legend li.key").count()
+    legend = chart.locator("ul.chart-legend").inner_text()
+    assert all(f"@{bot_id.rsplit('@', 1)[1][:12]}" in legend for bot_id in bound_site.versions)
+    # a version's line starts where it first played: the newer one after the older one's games
+    starts = page.evaluate("""() => Array.from(document.querySelectorAll(
+        "figure[data-table='detour'] g.series polyline.line")).map(l => l.points[0].x)""")
+    assert len(set(starts)) == 2
+
+    rows = page.locator("table.latest-games tbody tr")
+    assert rows.count() == min(20, len(mine))
+    assert f"The latest {rows.count()} of {len(mine)}" in page.locator("#games + p").inner_text()
+    first = rows.first.locator("a.game-link")
+    assert first.get_attribute("href").endswith(paths.game_path(mine[0].key))
+    first.click()
+    page.wait_for_selector("#replay[data-ready='1']")
+    page.go_back()
+    page.locator("p.lead a.games-link").click()
+    page.wait_for_function(f"document.body.dataset.gamesShown === '{len(mine)}'")
+    watched.assert_clean()
+
+
+def test_history_lines_have_markers_a_legend_and_lift_on_hover_and_focus(site, watched):
+    page = watched.page
+    page.goto(url(site.out / "tables" / "overall.html"))
+    box = page.locator("figure.chart-box")
+    series, keys = box.locator("g.series"), box.locator("ul.chart-legend li.key")
+    count = series.count()
+    assert count >= 4 and keys.count() == count
+    shapes = [series.nth(k).locator("path.marker").first.get_attribute("d") for k in range(count)]
+    assert len(set(shapes)) == count  # a shape of its own for each line
+    for k in range(count):  # each legend entry shows its line's colour and marker
+        assert keys.nth(k).locator("path").get_attribute("d") == shapes[k]
+        assert keys.nth(k).locator("path").get_attribute("fill") == \
+            series.nth(k).locator("polyline.line").get_attribute("stroke")
+    opacity = """() => Object.fromEntries(Array.from(document.querySelectorAll('figure.chart-box g.series'))
+        .map(g => [g.dataset.series, +getComputedStyle(g).opacity]))"""
+
+    def lifted_alone(k: int) -> bool:
+        page.wait_for_timeout(250)  # the fade's transition
+        shown = page.evaluate(opacity)
+        return shown[str(k)] == 1 and all(v < 0.5 for s, v in shown.items() if s != str(k))
+
+    keys.nth(2).hover()
+    assert lifted_alone(2)
+    assert page.evaluate("() => { const s = document.querySelectorAll('svg.chart g.series');"
+                         " return s[s.length - 1].dataset.series; }") == "2"  # drawn in front
+    page.mouse.move(0, 0)
+    page.wait_for_timeout(250)
+    assert set(page.evaluate(opacity).values()) == {1}
+    keys.nth(1).focus()
+    assert lifted_alone(1)
+    page.keyboard.press("Tab")  # on to the next entry
+    assert lifted_alone(2)
+    page.keyboard.press("Escape")
+    page.locator("h1").click()  # focus leaves the legend
+    box.scroll_into_view_if_needed()
+    # the pointer on a point of line 0 where no other line covers it
+    spot = page.evaluate("""() => {
+        for (const mark of document.querySelectorAll("g.series[data-series='0'] path.marker")) {
+            const r = mark.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+            const hit = document.elementFromPoint(x, y);
+            if (hit && hit.closest("g.series") && hit.closest("g.series").dataset.series === "0") return [x, y];
+        }
+        return null; }""")
+    assert spot is not None
+    page.mouse.move(*spot)
+    assert lifted_alone(0)
+    watched.assert_clean()
+
+
+def test_a_phone_shows_the_standings_first_and_the_explanation_on_demand(site, browser):
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     try:
         page = context.new_page()
-        too_wide = []
-        for kind, path in _phone_pages(site).items():
-            page.goto(url(path))
-            if "replay" in kind:
-                page.wait_for_selector("#replay[data-ready='1']")
-            width = page.evaluate("document.documentElement.scrollWidth")
-            if width > PHONE["width"]:
-                too_wide.append(f"{kind}: {width} px")
-            if kind == "ciclovia replay":  # far wider than tall: kept readable, it scrolls in its frame
-                board = page.evaluate("document.querySelector('svg.board').getBoundingClientRect().width")
-                assert board >= 600, f"the Ciclovia board is squeezed to {board} px"
-        assert not too_wide, "wider than the screen: " + ", ".join(too_wide)
+        page.goto(url(site.out / "index.html"))
+        first = page.locator("table.standings").first.locator("tbody tr").first
+        assert first.bounding_box()["y"] + first.bounding_box()["height"] <= PHONE["height"]
+        assert not page.locator("#rating-note").is_visible()
+        page.locator("#how-to-read summary").click()
+        note = page.locator("#rating-note")
+        assert note.is_visible() and "Bradley–Terry" in note.inner_text()
     finally:
         context.close()

@@ -123,6 +123,7 @@ class _Tables(HTMLParser):
         super().__init__()
         self.tables: dict[str, dict[str, list[str]]] = {}
         self.bounds: dict[tuple[str, str], str] = {}  # (table, bot_id): why it has no rating
+        self.reasons: dict[tuple[str, str], dict[str, int]] = {}  # (table, bot_id): forfeits by reason
         self.table = self.row = None
 
     def handle_starttag(self, tag, attrs):
@@ -139,6 +140,9 @@ class _Tables(HTMLParser):
             self.row.append(attrs.get("data-value"))
             if "data-error" in attrs:
                 self.row.append(attrs["data-error"])
+        elif tag == "span" and self.row is not None and "data-reason" in attrs:
+            found = self.reasons.setdefault((self.table_name, self.bot_id), {})
+            found[attrs["data-reason"]] = int(attrs["data-count"])
 
     def handle_endtag(self, tag):
         if tag == "table":
@@ -149,11 +153,6 @@ class _Tables(HTMLParser):
 
 def standings_tables(page: Path) -> dict[str, dict[str, list[str]]]:
     return _parsed(page).tables
-
-
-def unbounded(page: Path) -> dict[tuple[str, str], str]:
-    """Why a bot has no rating in a table: (table, bot_id): bound."""
-    return _parsed(page).bounds
 
 
 def _parsed(page: Path) -> _Tables:
@@ -235,7 +234,8 @@ def test_standings_are_the_ratings_and_counts_the_rules_give(site):
     with closing(sqlite3.connect(site.db)) as db:
         played = [(game, json.loads(seats), json.loads(places)) for game, seats, places in db.execute(
             "SELECT game, seats, placements FROM games WHERE players = 2")]
-    tables, bounds = standings_tables(site.out / "index.html"), unbounded(site.out / "index.html")
+    parsed = _parsed(site.out / "index.html")
+    tables, bounds = parsed.tables, parsed.bounds
     assert set(tables) == {"overall", *GAMES}
     for table, rows in tables.items():
         assert set(rows) == {bot for (t, bot) in reference if t == table}
@@ -244,8 +244,7 @@ def test_standings_are_the_ratings_and_counts_the_rules_give(site):
         rated, ranked = {}, []
         for bot_id, cells in rows.items():
             expected = reference[table, bot_id]
-            rank, name, rating, error, _, elo_value, games, wins, losses, draws, score, first, forfeits, *reasons \
-                = cells
+            rank, name, rating, error, _, elo_value, games, wins, losses, draws, score, first, forfeits = cells
             assert name == names[bot_id]
             if (table, bot_id) in bounds:
                 lost = sum(1 - s for a, b, s in results_here if a == bot_id) + sum(s for a, b, s in results_here
@@ -260,7 +259,7 @@ def test_standings_are_the_ratings_and_counts_the_rules_give(site):
                 [expected[k] for k in ("games", "wins", "losses", "draws", "forfeits")]
             assert float(score) == pytest.approx(expected["score"], abs=1e-4)
             assert float(first) == pytest.approx(expected["first_place_share"], abs=1e-4)
-            assert sum(int(r) for r in reasons) == int(forfeits)
+            assert sum(parsed.reasons.get((table, bot_id), {}).values()) == int(forfeits)
             ranked.append((int(rank), float(rating)))
         assert len(rated) >= 2 or table != "overall", "the overall table rates every bot but the crasher"
         bradley_terry_check(results_here, rated)
@@ -274,7 +273,7 @@ def test_standings_are_the_ratings_and_counts_the_rules_give(site):
         text = page.read_text()
         section = text[text.index('data-table="detour"'):]
         row = re.search(rf'<tr data-bot-id="{re.escape(crasher)}">(.*?)</tr>', section, re.S)
-        assert row and "unbounded: never won" in row.group(1) and "±" not in row.group(1)
+        assert row and "unbounded: lost every game" in row.group(1) and "±" not in row.group(1)
     assert int(tables["overall"][crasher][12]) == reference["overall", crasher]["forfeits"]
 
 
@@ -308,7 +307,7 @@ def test_head_to_head_counts_every_pair(site):
             record[0 if g.winners == (mine,) else 2 if g.winners else 1] += 1
     page = (site.out / "tables" / "detour.html").read_text()
     assert f'title="alpha vs beta: {record[0]} wins, {record[1]} draws, {record[2]} losses;' in page
-    assert '<svg class="chart"' in page and page.count("<polyline") == len(
+    assert '<svg class="chart"' in page and page.count('<polyline class="line"') == len(
         {b for g in games if g.game == "detour" for b in g.seats})
 
 
@@ -704,7 +703,7 @@ def test_statistics_for_head_to_head():
 
 def test_history_chart_escapes_labels_and_thins_long_series():
     points = [(n, 1500 + (n % 7)) for n in range(1, 5001)]
-    svg = str(charts.history_svg([(XSS_NAME, points, "#123456")], band=(1480, 1520)))
+    svg = str(charts.history_svg([(XSS_NAME, points)], band=(1480, 1520)))
     assert XSS_NAME not in svg and str(escape(XSS_NAME)) in svg
     coordinates = re.search(r'points="([^"]*)"', svg).group(1).split()
     assert len(coordinates) == charts.MAX_CHART_POINTS

@@ -18,16 +18,18 @@ from arena import results
 from arena.games import SPECS
 from arena.model import FORFEITS, StoredGame
 from arena.site import schema
-from arena.site.charts import CHART_COLOURS, chart_colour, history_svg, interval_bars
+from arena.site.charts import history_legend, history_svg, interval_bars
 from arena.site.data import SiteData, format_time
-from arena.site.paths import BotInfo, table_page, table_title, version_of
+from arena.site.paths import BotInfo, page_of_game_id, table_page, table_title, version_of
 from arena.stats import pairs
 from arena.stats.elo import INITIAL, K_FACTOR
-from arena.stats.joint import Fitted
+from arena.stats.joint import Fitted, MLRating
+from arena.stats.tables import table_name
 
 FORFEIT_REASONS = [t.value for t in FORFEITS]
 SEAT_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff9f1c"]
 FORFEITS_SHOWN = 100  # on a version page; the games list has them all
+LATEST_GAMES = 20  # on a bot page; the games list, a link away, has them all
 ELO_SETTINGS = {"k": K_FACTOR, "initial": INITIAL, "scale": 400}
 BOUND_RANK = {"never lost": 0, None: 1, "separated": 2, "never won": 3}
 
@@ -63,7 +65,7 @@ def standing_rows(model: SiteData, table: str) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for bot_id, standing in model.ladder.tables.get(table, {}).items():
         rows.append({"info": model.infos[bot_id], "elo": standing, "ml": ml.get(bot_id),
-                     "group": ml.group_of(bot_id) or 0,
+                     "group": ml.group_of(bot_id) or 0, "bound": bound_text(ml.get(bot_id), model.names),
                      "forfeits": {reason: standing.forfeits_by_reason.get(reason, 0)
                                   for reason in FORFEIT_REASONS}})
     # A bound bot's rating is an ordering key only (never shown): never lost
@@ -75,6 +77,27 @@ def standing_rows(model: SiteData, table: str) -> list[dict[str, Any]]:
         for row, bar in zip(block, interval_bars([row["ml"] for row in block])):
             row["bar"] = bar
     return rows
+
+
+BOUND_LIMITS = {"never lost": "plus infinity", "never won": "minus infinity",
+                "separated": "not finite"}
+
+
+def bound_text(rating: MLRating | None, names: dict[str, str]) -> dict[str, str] | None:
+    """What a rating cell says of a bot with no finite rating, and its
+    hover title: in words true of its results (a bound counts only the
+    games against bots outside its tier, :func:`arena.stats.joint.bound_words`),
+    never a bare "never won" beside the wins it scored inside its tier."""
+    if rating is None or rating.defined:
+        return None
+    assert rating.bound is not None
+    words = rating.bound_words(names)
+    tier = ", ".join(names.get(bot, bot) for bot in rating.tier)
+    inside = (f" Games against {tier} are not counted: they and this bot won or drew against each other"
+              " (directly or through one another), so anything may have happened between them."
+              if tier else "")
+    return {"words": words, "title": f"no finite rating: it {words}.{inside} The maximum-likelihood rating is "
+                                     f"{BOUND_LIMITS[rating.bound]}, and no prior is added to invent a number."}
 
 
 def evidence_class(evidence: pairs.Evidence) -> str:
@@ -136,13 +159,13 @@ def table_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[s
     for table in model.tables():
         rows = standing_rows(model, table)
         order = [r["info"].bot_id for r in rows]
-        series = [(model.infos[b].name + " @" + model.infos[b].version,
-                   model.ladder.history.get((table, b), []), chart_colour(n)) for n, b in enumerate(order)]
+        series = [(model.infos[b].name + " @" + model.infos[b].version, model.ladder.history.get((table, b), []))
+                  for b in order]
         yield table_page(table), render(
             "table.html", "../", model=model, table=table, rows=rows, reasons=FORFEIT_REASONS,
             matrix=h2h_matrix(model, table, order), pair_rows=pair_rows(model, table),
             family_size=_family_size(model, table, order), chart=history_svg(series, x_label=f"{table} games"),
-            colours=[chart_colour(n) for n in range(len(order))],
+            legend=history_legend([label for label, _ in series]),
             games=model.ladder.counts.get(table, 0), solo=[r for r in solo if r["game"] == table],
             seats=model.seats.get(table))
 
@@ -158,7 +181,52 @@ def _bot_chart(model: SiteData, table: str, bot_id: str) -> Markup:
     points = [(n, elo) for n, (_, elo) in enumerate(model.ladder.history.get((table, bot_id), []), 1)]
     rating = (model.ml.get(table) or Fitted()).get(bot_id)
     band = (rating.low, rating.high) if rating and rating.defined else None
-    return history_svg([(model.infos[bot_id].name, points, CHART_COLOURS[0])], band, x_label="games played")
+    return history_svg([(model.infos[bot_id].name, points)], band, x_label="games played")
+
+
+def _versions_chart(model: SiteData, table: str, versions: list[BotInfo]) -> Markup | None:
+    """Elo of every version of a bot at one table, over the table's games
+    (so versions follow one another as they played), or None where none
+    played there."""
+    series = [("@" + info.version, model.ladder.history[table, info.bot_id]) for info in versions
+              if (table, info.bot_id) in model.ladder.history]
+    if not series:
+        return None
+    return Markup(history_svg(series, x_label=f"{table} games") + history_legend([label for label, _ in series]))
+
+
+def latest_games(model: SiteData, limit: int = LATEST_GAMES) -> dict[str, dict[str, Any]]:
+    """Each bot name's games (all its versions): how many, and the latest
+    ``limit``, newest first, each as a bot page lists it. One pass over the
+    games list's rows (schema.json's gameRow), newest first."""
+    field = {name: k for k, name in enumerate(schema.GAME_ROW)}
+    infos = [model.info(bot_id) for bot_id in model.bot_order]
+    found: dict[str, dict[str, Any]] = {}
+    for row in reversed(model.rows):
+        seats, places = row[field["seats"]], row[field["places"]]
+        game, gid = model.game_names[row[field["game"]]], row[field["id"]]
+        for seat, number in enumerate(seats):
+            info = infos[number]
+            entry = found.setdefault(info.name, {"count": 0, "latest": []})
+            entry["count"] += 1
+            if len(entry["latest"]) >= limit:
+                continue
+            entry["latest"].append({
+                "page": page_of_game_id(gid), "finished": format_time(row[field["finished"]]),
+                "table": table_title(table_name(game, len(seats))) if len(seats) > 1 else f"{game.capitalize()}, solo",
+                "info": info,
+                "against": [infos[other] for k, other in enumerate(seats) if k != seat],
+                "result": _seat_result(row[field["results"]][seat], places[seat], len(seats)),
+                "forfeit": row[field["forfeit"]] == seat, "ending": row[field["ending"]]})
+    return found
+
+
+def _seat_result(letter: str, place: int, players: int) -> str:
+    """A seat's result as a bot page words it."""
+    if players == 1:
+        return "solo"
+    word = {"w": "won", "d": "drew", "l": "lost"}[letter]
+    return f"{word} (place {place} of {players})" if players > 2 and letter != "w" else word
 
 
 def _latest(forfeits: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -171,6 +239,7 @@ def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str
     for info in model.infos.values():
         by_name.setdefault(info.name, []).append(info)
     tables = model.tables()
+    games = latest_games(model)
     for name, versions in sorted(by_name.items()):
         versions.sort(key=lambda info: info.version)
         records: list[dict[str, Any]] = []
@@ -181,11 +250,14 @@ def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str
                 if standing:
                     fitted = model.ml.get(table) or Fitted()
                     per_table.append({"table": table, "elo": standing, "ml": fitted.get(info.bot_id),
-                                      "group": fitted.group_of(info.bot_id)})
+                                      "group": fitted.group_of(info.bot_id),
+                                      "bound": bound_text(fitted.get(info.bot_id), model.names)})
             records.append({"info": info, "tables": per_table, "hello_name": model.hello_names.get(info.bot_id),
                             "forfeits": len(model.forfeits.get(info.bot_id, [])),
                             "solo": model.solo_games.get(info.bot_id, 0)})
-        yield versions[0].name_page, render("bot.html", "../../", name=name, records=records)
+        histories = [(table, chart) for table in tables if (chart := _versions_chart(model, table, versions))]
+        yield versions[0].name_page, render("bot.html", "../../", name=name, records=records, charts=histories,
+                                            games=games.get(name, {"count": 0, "latest": []}))
         for info, record in zip(versions, records):
             charts = [(entry["table"], _bot_chart(model, entry["table"], info.bot_id))
                       for entry in record["tables"]]

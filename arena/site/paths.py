@@ -20,7 +20,11 @@ def game_id(key: str) -> str:
 
 
 def game_path(key: str) -> str:
-    gid = game_id(key)
+    return page_of_game_id(game_id(key))
+
+
+def page_of_game_id(gid: str) -> str:
+    """A game's page from its page name (``game_id``), as static/games.js finds it."""
     return f"games/{gid[:2]}/{gid}.html"
 
 

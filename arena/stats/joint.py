@@ -91,11 +91,19 @@ class MLRating:
     points: float
     group: int = 0
     bound: str | None = None  # "never lost", "never won" or "separated": no finite rating
+    tier: tuple[str, ...] = ()  # a bound bot's tier but itself: the bots its bound does not count
 
     @property
     def defined(self) -> bool:
         """Whether the data define a finite rating (see Separation above)."""
         return self.bound is None
+
+    def bound_words(self, names: dict[str, str]) -> str:
+        """What the bound means, in words true of the bot's own results
+        (``names`` by bot id). "never won" alone would sit badly beside the
+        wins a bot scored against bots of its own tier."""
+        assert self.bound is not None, "a rated bot has no bound"
+        return bound_words(self.bound, [names.get(bot, bot) for bot in self.tier])
 
     @property
     def low(self) -> float:
@@ -112,6 +120,24 @@ class MLRating:
         return {"bot_id": self.bot_id, "rating": round(self.rating, 1),
                 "error": round(self.error, 1), "low": round(self.low, 1),
                 "high": round(self.high, 1), "bound": None, "games": self.games, "group": self.group}
+
+
+BOUND_WORDS = {"never lost": "won every game", "never won": "lost every game",
+               "separated": "won every game against some bots, lost every game to the others it met"}
+
+
+def bound_words(bound: str, others: list[str]) -> str:
+    """A bound in words true of the bot's results: against every bot
+    outside its tier (``others`` names the rest of the tier) it won every
+    game ("never lost"), lost every game ("never won"), or either, bot by
+    bot ("separated"); inside its tier anything may have happened. In a pod
+    a game counts against every seat in it: "won" is first place alone."""
+    words = BOUND_WORDS[bound]
+    if not others:
+        return words
+    if bound == "separated":
+        return f"apart from {', '.join(others)}: {words}"
+    return f"{words} except against {', '.join(others)}"
 
 
 class Fitted(dict[str, MLRating]):
@@ -352,7 +378,8 @@ def _fit_tiers(table: PairTable, members: list[str], anchor: float, group: int, 
         bound = "never lost" if not conceded_out[k] else "never won" if not scored_out[k] else "separated"
         for bot in tier:
             rated = order[bot]
-            out[bot] = MLRating(bot, rated.rating, 0.0, rated.games, rated.points, group, bound)
+            out[bot] = MLRating(bot, rated.rating, 0.0, rated.games, rated.points, group, bound,
+                                tuple(other for other in tier if other != bot))
     if main is not None:  # games and points count every game, not only those inside the tier
         for bot in tiers[main]:
             rated = order[bot]

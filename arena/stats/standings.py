@@ -3,8 +3,10 @@
 data define no finite joint rating (a bot that never lost or never won
 against the rest, see :mod:`arena.stats.joint`), ``joint``, ``joint_low``
 and ``joint_high`` are None and ``joint_bound`` says why ("never lost",
-"never won", "separated"); otherwise ``joint_bound`` is None. Where a
-table's bots fall into several groups that no game links (A and B played
+"never won", "separated": against every bot outside its tier) and
+``joint_tier`` lists the other bots of its tier, whose games with it the
+bound does not count (empty where it is alone); otherwise both are None.
+Where a table's bots fall into several groups that no game links (A and B played
 each other, C and D each other, never across), each group's ratings have
 their own scale (each centred at 1500) and cannot be compared:
 ``joint_group`` numbers the row's group from 1 and the rows come group by
@@ -32,7 +34,7 @@ from typing import Any
 from arena import results
 from arena.model import StoredGame
 from arena.stats.elo import Ladder
-from arena.stats.joint import Fitted, JointTables
+from arena.stats.joint import Fitted, JointTables, bound_words
 from arena.stats.pentanomial import PAIR_SCORES, SeatSwappedPairs
 from arena.stats.tables import table_name
 
@@ -64,6 +66,7 @@ class StandingsRow:
     joint_low: float | None
     joint_high: float | None
     joint_bound: str | None
+    joint_tier: list[str] | None
     pairs: list[dict[str, Any]]
 
     def to_json(self) -> dict[str, Any]:
@@ -136,6 +139,7 @@ def compute(games: Iterable[StoredGame], names: dict[str, str]) -> Standings:
             joint_low=round(rating.low, 1) if rating and defined else None,
             joint_high=round(rating.high, 1) if rating and defined else None,
             joint_bound=rating.bound if rating else None,
+            joint_tier=list(rating.tier) if rating and not defined else None,
             pairs=[stats.to_json() for other in opponents
                    if (stats := pairs.between(standing.game, standing.bot_id, other)) is not None]))
     return Standings(rows, ladder.history, ladder.game_keys, dict(sorted(seats.items())), pairs)
@@ -171,12 +175,24 @@ def text_table(rows: list[StandingsRow]) -> list[str]:
             block = row.table_name, row.joint_group
             lines.append(f"{row.table_name}: group {row.joint_group} of {groups[row.table_name]}"
                          + (f" ({GROUPS_APART})" if row.joint_group == 1 else ""))
-        joint = f"unbounded: {row.joint_bound}" if row.joint_bound else "" if row.joint is None else \
+        joint = "unbounded*" if row.joint_bound else "" if row.joint is None else \
             f"{row.joint:.0f} ({row.joint_low:.0f} to {row.joint_high:.0f})"
         lines.append(f"{row.table_name:15} {row.bot[:20]:20} {row.version:12} {row.elo:7.1f} {joint:>22} "
                      f"{row.games:6} {row.wins:5} {row.losses:6} {row.draws:5} {row.forfeits:8} "
                      f"{row.score:6.3f} {row.first_place_share:6.3f}")
-    return lines
+    return lines + unbounded_notes(rows)
+
+
+def unbounded_notes(rows: list[StandingsRow]) -> list[str]:
+    """What each "unbounded*" of the table means, in words true of the
+    bot's results (:func:`arena.stats.joint.bound_words`)."""
+    names = {row.bot_id: row.bot for row in rows}
+    notes = [f"  {row.table_name} {row.bot}: {bound_words(row.joint_bound, [names.get(b, b) for b in row.joint_tier or []])}"
+             for row in rows if row.joint_bound]
+    if not notes:
+        return []
+    return ["* unbounded: no finite joint rating. Counting the games against bots outside its tier only (its"
+            " tier: the bots named after \"except\", which won or drew against one another), each such bot"] + notes
 
 
 def to_csv(rows: list[StandingsRow]) -> str:

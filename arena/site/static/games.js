@@ -187,7 +187,7 @@
         link(ending, "logs/" + row[R.log] + ".html", "stderr", "log-link");
       }
       cell(tr, "num").textContent = row[R.decisions];
-      cell(tr).textContent = when(row[R.finished]);
+      cell(tr, "when").textContent = when(row[R.finished]);
       fragment.appendChild(tr);
     }
     body.appendChild(fragment);

@@ -48,3 +48,32 @@
     });
   });
 })();
+
+/* Rating-history charts: hovering or focusing a line or its legend entry
+   lifts that line (class "lifted") and fades the others (class "lifting"
+   on the chart's box). Lines and entries share data-series numbers. */
+(function () {
+  "use strict";
+  document.querySelectorAll(".chart-box").forEach(function (box) {
+    const parts = box.querySelectorAll("[data-series]");
+    function lift(series) {
+      box.classList.toggle("lifting", series !== null);
+      parts.forEach(function (part) {
+        const lifted = part.getAttribute("data-series") === series;
+        part.classList.toggle("lifted", lifted);
+        // drawn last, the lifted line is in front of every other (a
+        // focused line stays where it is: moving it would take its focus)
+        if (lifted && part.ownerSVGElement && part.nextElementSibling && part !== document.activeElement) {
+          part.parentNode.appendChild(part);
+        }
+      });
+    }
+    parts.forEach(function (part) {
+      const series = part.getAttribute("data-series");
+      part.addEventListener("mouseenter", function () { lift(series); });
+      part.addEventListener("focus", function () { lift(series); });
+      part.addEventListener("mouseleave", function () { lift(null); });
+      part.addEventListener("blur", function () { lift(null); });
+    });
+  });
+})();
