@@ -632,6 +632,8 @@ def test_a_bot_that_cannot_start_on_a_worker_forfeits_nothing_and_plays_on_the_r
                 if line.startswith(f"bot beta cannot start on dask worker {address} (w0), "
                                    "so its games are not played there: handshake failed: ")]
         assert len(told) == 1, first.stderr
+        # Why, in the bot's own words: the end of its stderr on the worker.
+        assert told[0].endswith("| ModuleNotFoundError: No module named 'arena'"), told[0]
         assert first.stderr.strip().splitlines()[-1].startswith(
             f"Error: {needy} games not played, no usable dask worker can play them within 3 s: "
             f"bot beta cannot start on dask worker {address} (w0) (handshake failed: ")
