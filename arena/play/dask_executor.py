@@ -61,6 +61,7 @@ from arena.errors import ArenaError
 from arena.model import BotSpec, GameRecord, Job, Limits
 from arena.play.dask_worker import HEARTBEAT_EVERY, INSTALL_HINT, PROGRESS_TOPIC, play_match_task, probe_task
 from arena.play.match import match_log_dir, worker_deadline
+from arena.plurals import plural
 
 log = logging.getLogger(__name__)
 
@@ -106,11 +107,11 @@ class DaskExecutor:
     def describe(self) -> str:
         """Where the games are played, for the line that starts a tournament."""
         if self.scheduler is None:
-            return f"a local dask cluster of {_plural(self._workers, 'worker')}"
+            return f"a local dask cluster of {plural(self._workers, 'worker')}"
         connected = self._look_at_workers()
-        unusable = f"{_plural(connected.unusable, 'unusable worker')}" if connected.unusable else ""
+        unusable = f"{plural(connected.unusable, 'unusable worker')}" if connected.unusable else ""
         if connected.threads:
-            return (f"the dask cluster at {self.scheduler} ({_plural(connected.threads, 'usable worker thread')} "
+            return (f"the dask cluster at {self.scheduler} ({plural(connected.threads, 'usable worker thread')} "
                     f"connected" + (f", and {unusable}" if unusable else "") + ")")
         return (f"the dask cluster at {self.scheduler} ("
                 + (f"no usable worker connected yet, {unusable}" if unusable else "no worker connected yet")
@@ -204,10 +205,6 @@ class _Connected:
 
     threads: int
     unusable: int
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _free_dashboard_address() -> str | None:
@@ -472,8 +469,8 @@ class _Session:
                 worker.bots_failed[bot_id] = problem
                 self.executor._say(f"bot {self.names.get(bot_id, bot_id)} cannot start on "
                                    f"{worker.label}, so its games are not played there: {problem}")
-        log.info("%s is ready: %d of %d bots start there", worker.label, len(worker.bots_ok),
-                 len(problems))
+        log.info("%s is ready: %d of %s start there", worker.label, len(worker.bots_ok),
+                 plural(len(problems), "bot"))
 
     def _remove_stalled(self, mine: set[str], now: float) -> None:
         """Remove from the cluster a worker none of whose parts has beaten
@@ -522,7 +519,7 @@ class _Session:
             if not self._charge(part, lost, worker.label):
                 self.executor._say(f"{worker.label} was lost while playing {part.name}: the part "
                                    f"{self._goes_on(part)}, which costs the "
-                                   f"{_plural(lost, 'game')} it had finished there")
+                                   f"{plural(lost, 'game')} it had finished there")
                 future, jobs = self._pending_part(part)
                 if future is not None:
                     self._send_again(future, jobs)
@@ -590,14 +587,14 @@ class _Session:
                             if w.live and w.problem)
             raise ArenaError(f"no usable dask worker within {timeout}: "
                              + (bad or "no worker is connected")
-                             + f"; {_plural(games, 'game')} not played: run again to resume")
+                             + f"; {plural(games, 'game')} not played: run again to resume")
         bots = sorted({b for part, _ in self.queue for b in part.bots
                        if not any(w.can_play((b,)) for w in usable)})
         reasons = "; ".join(
             f"bot {self.names.get(b, b)} cannot start on " + ", ".join(
                 f"{w.label} ({w.bots_failed[b]})" for w in usable if b in w.bots_failed)
             for b in bots)
-        raise ArenaError(f"{_plural(games, 'game')} not played, no usable dask worker can play "
+        raise ArenaError(f"{plural(games, 'game')} not played, no usable dask worker can play "
                          f"them within {timeout}: {reasons or 'their workers are still starting bots'}; "
                          "they are not stored: run again to play them")
 
@@ -674,7 +671,7 @@ def _receive(result: dict[str, Any], part: _Part, log_dir: Path | None) -> Itera
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "ab") as handle:
                 handle.write(content)
-    log.info("match %s: %d games played on %s", part.name, len(result["records"]), result["worker"])
+    log.info("match %s: %s played on %s", part.name, plural(len(result["records"]), "game"), result["worker"])
     for data in result["records"]:
         data["logs"] = [None if rel is None or folder is None else str(folder / safe_relative(rel))
                         for rel in data["logs"]]
