@@ -44,6 +44,7 @@ from arena.play.tournament import (
     plan_tournament,
     play_missing,
 )
+from arena.plurals import plural
 from arena.resources import BOTS_FOLDER, bot_folders
 from arena.site import solo_results
 from arena.stats.pentanomial import elo_text
@@ -301,7 +302,7 @@ def tournament(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[
         _setup_logging(log_dir)
         done = store.stored_keys()
         missing = sum(1 for job in plan.jobs if job.key not in done)
-        click.echo(f"{len(plan.jobs)} games planned, {len(plan.jobs) - missing} already stored, "
+        click.echo(f"{plural(len(plan.jobs), 'game')} planned, {len(plan.jobs) - missing} already stored, "
                    f"{missing} to play on {runner.describe()}; logs in {log_dir}", err=True)
         board = site.Site(store, Path(out))
         started = time.perf_counter()
@@ -327,8 +328,9 @@ def _keep_dice_key(store: Store, key: DiceKey) -> None:
     legacy = store.count_games() if store.dice_key() is None else 0
     store.keep_dice_key(key)
     if legacy:
-        click.echo(f"{legacy} games in {store.path} were played before arena kept a dice key (their dice were "
-                   "public): they stay as they are, and this run plans its own games anew", err=True)
+        were, their = ("was", "its") if legacy == 1 else ("were", "their")
+        click.echo(f"{plural(legacy, 'game')} in {store.path} {were} played before arena kept a dice key ({their} "
+                   "dice were public): they stay as they are, and this run plans its own games anew", err=True)
 
 
 def _say(message: str) -> None:
@@ -342,7 +344,8 @@ def _say_referee_failures(store: Store) -> None:
     failures = store.referee_failures()
     if failures:
         names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
-        click.echo(f"{len(failures)} games could not be played and are stored as referee failures "
+        stored = "is stored as a referee failure" if len(failures) == 1 else "are stored as referee failures"
+        click.echo(f"{plural(len(failures), 'game')} could not be played and {stored} "
                    "(no result, not rated): " + "; ".join(
                        f"{key} ({' vs '.join(names.get(b, b) for b in seats)}): {detail}"
                        for key, seats, detail in failures), err=True)
@@ -485,7 +488,7 @@ def standings(db: Path, output_format: str) -> None:
         click.echo(line)
     for table, seats in computed.seats.items():
         shares = ", ".join(f"seat {seat} {share:.0%}" for seat, share in enumerate(seats.shares()))
-        click.echo(f"{table}: first places by seat over {seats.games} games: {shares}")
+        click.echo(f"{table}: first places by seat over {plural(seats.games, 'game')}: {shares}")
 
 
 def _standings(store: Store) -> Standings:
@@ -535,10 +538,10 @@ def solo(game_name: str, bot_name: str, count: int, seed: int | None, bot_dirs: 
         stored = [row for row in solo_results(store) if row["bot_id"] == spec.bot_id and row["game"] == game_name]
     if not scores:
         raise ArenaError(f"{bot_name} finished none of its {count} solo games (see the logs in {log_dir})")
-    click.echo(f"{bot_name} solo {game_name}: {len(scores)} games this series, average "
+    click.echo(f"{bot_name} solo {game_name}: {plural(len(scores), 'game')} this series, average "
                f"{sum(scores) / len(scores):.2f} rolls, best {min(scores):g}")
     for row in stored:
-        click.echo(f"all stored: {row['games']} games, average {row['average']:.2f}, best {row['best']:g}")
+        click.echo(f"all stored: {plural(row['games'], 'game')}, average {row['average']:.2f}, best {row['best']:g}")
 
 
 @main.command()
@@ -671,7 +674,7 @@ def gauntlet(candidate: str, opponents: tuple[str, ...], game_names: str, option
 
     def report(progress: Progress, played: int) -> None:
         line = _gauntlet_line(summary(progress, sprt))
-        click.echo(line + (f" ({played} games played)" if played else " (stored)"), err=True)
+        click.echo(line + (f" ({plural(played, 'game')} played)" if played else " (stored)"), err=True)
 
     with Store(db, writer=True) as store:
         _keep_dice_key(store, planned.key)

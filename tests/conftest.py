@@ -81,6 +81,12 @@ def node() -> str:
     return prerequisites.require(prerequisites.NODE)
 
 
+@pytest.fixture(scope="session")
+def gpp() -> str:
+    """g++, for the C++ bot helper, installed if missing and possible."""
+    return prerequisites.require(prerequisites.GPP)
+
+
 # -- the zoo of bad bots -----------------------------------------------------------------
 
 

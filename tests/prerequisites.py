@@ -1,5 +1,5 @@
 """Programs some tests need beyond Python packages: Debian's chromium for the
-browser tests, node for the JavaScript bots.
+browser tests, node for the JavaScript bots, g++ for the C++ bot helper.
 
 A missing one is installed with apt-get when that can work here (root, with
 apt-get), once per test session, saying so on the terminal. Where it cannot
@@ -32,6 +32,7 @@ class Program:
 
 CHROMIUM = Program("chromium", "chromium", "the browser tests (Playwright drives Debian's chromium)")
 NODE = Program("node", "nodejs", "the JavaScript bots")
+GPP = Program("g++", "g++", "the C++ bot helper's tests")
 
 
 def _can_install() -> str | None:
@@ -82,7 +83,7 @@ def require(program: Program) -> str:
 def header_lines() -> list[str]:
     """One line per program for pytest's header: found, or what will happen."""
     lines = []
-    for program in (CHROMIUM, NODE):
+    for program in (CHROMIUM, NODE, GPP):
         found = program.path()
         if found:
             lines.append(f"{program.name}: {found}")

@@ -1,18 +1,20 @@
 """The bundled bots as real processes through the real referee: every bot
 plays every registered game legally, the search bot keeps to its time and
 can replay a game exactly, the stronger bots beat the random one where the
-game leaves room for skill, and the JavaScript helper works."""
+game leaves room for skill, and the JavaScript and C++ helpers work."""
 
 from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from support import arena
 
 from arena import results
 from arena.bots.discovery import discover
@@ -192,6 +194,51 @@ def test_javascript_helper_runs_a_bot(tmp_path, specs):
     for record in records:
         assert_legal(record)
         assert record.termination == Termination.NORMAL or record.termination == Termination.TURN_CAP
+
+
+HELPERS = REPO / "protocol" / "helpers"
+
+
+@pytest.fixture(scope="module")
+def cpp_bots(tmp_path_factory, gpp) -> Path:
+    """A bots folder holding protocol/helpers/example_bot.cpp built as its
+    comment says: a folder bot with the helper, the source, the program and
+    bot.json naming it."""
+    bots = tmp_path_factory.mktemp("cpp") / "bots"
+    folder = bots / "example_bot"
+    folder.mkdir(parents=True)
+    for name in ("arena_bot.hpp", "example_bot.cpp"):
+        shutil.copy(HELPERS / name, folder / name)
+    subprocess.run([gpp, "-std=c++17", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-o", "example_bot",
+                    "example_bot.cpp"], cwd=folder, check=True, capture_output=True, timeout=300)
+    (folder / "bot.json").write_text(json.dumps({"command": ["./example_bot"]}))
+    return bots
+
+
+def test_cpp_helper_runs_a_bot(cpp_bots, specs):
+    """The C++ example bot plays legally through the referee, in its box:
+    Slyyde, where it reads the actions, and Detour, where it picks at
+    random from the generator seeded by the game."""
+    [example] = discover([cpp_bots])
+    assert example.command == (str(cpp_bots / "example_bot" / "example_bot"),)
+    matches = [pairs(example, specs["random_bot"], game, 1, seed=52) for game in ("slyyde", "detour")]
+    records = play_all(matches, [example, specs["random_bot"]], ROOMY)
+    assert len(records) == 4
+    for record in records:
+        assert_legal(record)
+
+
+@pytest.mark.slow  # a whole check: dozens of games at every game and count
+def test_cpp_example_bot_is_fit_for_a_tournament(cpp_bots, tmp_path):
+    run = arena("check", "example_bot", "--bots", str(cpp_bots), "--move-timeout", "0.5", cwd=tmp_path,
+                tmpdir=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[-1] == "example_bot is fit for a tournament"
+    assert all(line.startswith("ok ") for line in lines[:-1]), lines  # no problem, no note
+    for game in GAMES:
+        for count in range(max(2, get_game(game).min_players), get_game(game).max_players + 1):
+            assert any(line.startswith(f"ok       {game} with {count} players: finished") for line in lines)
 
 
 def test_search_bot_refuses_bad_arguments():

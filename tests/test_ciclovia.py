@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 from collections import Counter
 from math import factorial
+from pathlib import Path
 
 import pytest
+from support import field_names
 
 from arena.games import GAMES
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, Termination
@@ -25,6 +27,7 @@ from arena.games.ciclovia.engine import (
     unshuffle,
 )
 from arena.games.dice import DiceStreams
+from arena.games.events import replay
 from arena.games.playout import random_playout
 
 BOARD = GAME.board
@@ -1042,3 +1045,18 @@ def test_the_last_rider_standing_wins():
     assert state.outcome().placements == (2, 1, 2) and state.outcome().termination is Termination.NORMAL
     with pytest.raises(IllegalAction):
         state.retire(1)
+
+
+def test_every_field_a_bot_receives_is_described_in_the_rules_document():
+    """Every key of the board and of the states a bot is sent (and every
+    cause in ``last``) is named in the rules document (seeds/ciclovia.md)."""
+    document = (Path(__file__).resolve().parent.parent / "seeds" / "ciclovia.md").read_text()
+    names = field_names(BOARD)
+    assert {"door_positions", "block_cells"} <= names
+    for players in (2, 3, 4):
+        for seed in range(5):
+            _, events = random_playout(GAME, players, seed, {})
+            for state in replay(GAME, players, {}, events):
+                field_names(state.to_json(), names)
+    missing = sorted(n for n in names if f"`{n}`" not in document and f'"{n}"' not in document)
+    assert missing == []

@@ -203,7 +203,7 @@ def test_sigint_and_sigterm_stop_cleanly_and_say_how_to_resume(how, reference, w
     assert run.returncode == 130, err
     assert "Traceback" not in err
     message = err.strip().splitlines()[-1]
-    match = re.fullmatch(r"arena: interrupted: (\d+) games stored this run, (\d+) still to play; "
+    match = re.fullmatch(r"arena: interrupted: (\d+) games? stored this run, (\d+) still to play; "
                          r"run the same command again to resume", message)
     assert match, message
     # Bot processes are gone, the database is sound, and it holds only whole

@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import warnings
 import zlib
 from collections.abc import Callable
 from contextlib import closing, contextmanager
@@ -27,6 +28,7 @@ import pytest
 from click.testing import CliRunner
 from distributed.client import FutureCancelledError
 from distributed.scheduler import KilledWorker
+from distributed.versions import VersionMismatchWarning
 from support import ARENA, RANDOM_BOT, REPO
 
 from arena.bots.discovery import discover
@@ -280,11 +282,13 @@ def dask_cluster(folder: Path, workers: int, scheduler_preload: Path | None = No
             _stop_group(process)
 
 
-def python_without_arena(folder: Path) -> str:
+def python_without_arena(folder: Path, toolz_says: str | None = None) -> str:
     """A Python with Dask but without arena: a virtual environment that
     borrows this one's installed packages through a ``.pth`` line (which,
     unlike the site folder itself, runs none of the ``.pth`` files there,
-    such as the one that makes arena importable)."""
+    such as the one that makes arena importable). With ``toolz_says``, its
+    own metadata for toolz names that version (the code stays this one's),
+    so that Dask finds its packages differ from the client's."""
     import site
     import venv
 
@@ -293,6 +297,10 @@ def python_without_arena(folder: Path) -> str:
     inside = subprocess.run([python, "-c", "import site; print(site.getsitepackages()[0])"],
                             capture_output=True, text=True, check=True).stdout.strip()
     (Path(inside) / "borrowed.pth").write_text(site.getsitepackages()[0] + "\n")
+    if toolz_says is not None:
+        metadata = Path(inside) / f"toolz-{toolz_says}.dist-info"
+        metadata.mkdir()
+        (metadata / "METADATA").write_text(f"Metadata-Version: 2.1\nName: toolz\nVersion: {toolz_says}\n")
     check = subprocess.run([python, "-c", "import distributed, arena"], capture_output=True,
                            text=True, cwd=folder, env={k: v for k, v in ENV.items() if k != "PYTHONPATH"})
     assert "No module named 'arena'" in check.stderr, check.stderr
@@ -526,7 +534,7 @@ def test_a_game_on_which_two_workers_die_is_a_referee_failure(bots, tmp_path):
             client.close()
     assert len(killed) == 2, run.stderr
     assert "for the second time: it is stored as a referee failure (no result)" in run.stderr, run.stderr
-    assert "games could not be played and are stored as referee failures" in run.stderr
+    assert "1 game could not be played and is stored as a referee failure" in run.stderr
     with closing(sqlite3.connect(tmp_path / "arena.db")) as conn:
         rows = conn.execute("SELECT termination, detail, placements FROM games").fetchall()
         results = conn.execute("SELECT count(*) FROM results").fetchone()[0]
@@ -554,10 +562,10 @@ def test_long_matches_come_back_in_parts_and_store_the_same(bots, reference, tmp
     with Store("arena.db", writer=True) as store:
         assert play_missing(plan, store, executor, limits, Path("logs")) == PLANNED
     assert stored(tmp_path / "arena.db") == reference
-    parts = [r.getMessage() for r in caplog.records if " games played on " in r.getMessage()]
+    parts = [r.getMessage() for r in caplog.records if re.search(r": \d+ games? played on ", r.getMessage())]
     matches = group_into_matches(plan.jobs, executor.workers)
     assert len(matches) < len(parts) == PLANNED
-    assert all(": 1 games played on tcp://127.0.0.1:" in message for message in parts)
+    assert all(": 1 game played on tcp://127.0.0.1:" in message for message in parts)
 
 
 def test_a_scheduler_without_arena_is_one_clear_line(bots, tmp_path):
@@ -585,7 +593,8 @@ def test_a_worker_without_arena_is_named_and_the_run_fails_in_the_stated_time(bo
         assert worker.poll() is None, "the worker was given nothing it cannot read"
     assert run.returncode == 1, run.stderr
     lines = run.stderr.strip().splitlines()
-    assert "(waiting up to 4 s for a usable one)" not in run.stderr  # a worker was connected
+    assert (f"to play on the dask cluster at {cluster.address} (no usable worker connected yet, "
+            "1 unusable worker: waiting up to 4 s for a usable one)") in run.stderr
     named = [line for line in lines if line.startswith(f"dask worker {address} (bare) is unusable: ")]
     assert len(named) == 1, run.stderr
     assert f"its Python {platform.python_version()} at {bare} cannot import arena" in named[0]
@@ -596,6 +605,52 @@ def test_a_worker_without_arena_is_named_and_the_run_fails_in_the_stated_time(bo
     assert "Traceback" not in run.stderr
     assert count_games(tmp_path / "arena.db") == 0
     assert took < 4 + 15, took  # the wait, plus the handshakes and the connection
+
+
+def test_only_usable_workers_count_and_a_part_with_none_left_waits_for_one(bots, tmp_path):
+    """One good worker and one without arena whose packages Dask finds
+    different: the start line counts the good one's thread only, Dask's
+    table of versions is not shown (arena names the bad worker itself), and
+    when the good worker is killed in the middle of a match, arena says
+    that its part waits for a worker to join, then stops in the stated time."""
+    from distributed import Client
+
+    bare = python_without_arena(tmp_path / "bare-venv", toolz_says="0.0.1")
+    with dask_cluster(tmp_path, workers=1) as cluster:
+        cluster.add_worker("bare", python=bare)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", VersionMismatchWarning)
+            names = worker_addresses(cluster, 2)
+        with pytest.warns(VersionMismatchWarning, match="Mismatched versions found"):  # what Dask says itself
+            client = Client(cluster.address, set_as_default=False, timeout="30s")
+        with client:
+            run = start_arena(*TOURNAMENT, "--rounds", "1", "--bots", str(bots), "--executor", "dask",
+                              "--scheduler", cluster.address, "--worker-timeout", "3", cwd=tmp_path)
+            try:
+                def playing_a_match() -> bool:
+                    keys = client.processing(workers=[names["w0"]])[names["w0"]]
+                    return bool(bots_under(cluster.workers[0].pid)) and any(
+                        str(key).startswith("arena-match-") for key in keys)
+
+                wait_for(playing_a_match, 120, "a match's bots on the good worker")
+                os.killpg(cluster.workers[0].pid, signal.SIGKILL)
+            finally:
+                _, err = finish(run, timeout=180)
+    assert run.returncode == 1, err
+    assert (f"to play on the dask cluster at {cluster.address} (1 usable worker thread connected, "
+            "and 1 unusable worker)") in err
+    assert "Mismatched versions" not in err and "VersionMismatchWarning" not in err
+    assert len([line for line in err.splitlines()
+                if line.startswith(f"dask worker {names['bare']} (bare) is unusable: ")]) == 1, err
+    lost = [line for line in err.splitlines()
+            if line.startswith(f"dask worker {names['w0']} (w0) was lost while playing arena-match-")]
+    assert lost and all(": the part waits for a worker that can play it to join (none is left; the run "
+                        "stops if none comes within 3 s), which costs the " in line for line in lost), err
+    assert "played again on another worker" not in err
+    last = [line for line in err.splitlines() if line.startswith("Error: ")]
+    assert last and last[0].startswith(f"Error: no usable dask worker within 3 s: dask worker {names['bare']} "
+                                       "(bare) is unusable: "), err
+    assert re.search(r"; \d+ games? not played: run again to resume$", last[0]), err
 
 
 def test_with_no_worker_at_all_the_run_says_so_and_fails_in_the_stated_time(bots, tmp_path):
@@ -632,6 +687,8 @@ def test_a_bot_that_cannot_start_on_a_worker_forfeits_nothing_and_plays_on_the_r
                 if line.startswith(f"bot beta cannot start on dask worker {address} (w0), "
                                    "so its games are not played there: handshake failed: ")]
         assert len(told) == 1, first.stderr
+        # Why, in the bot's own words: the end of its stderr on the worker.
+        assert told[0].endswith("| ModuleNotFoundError: No module named 'arena'"), told[0]
         assert first.stderr.strip().splitlines()[-1].startswith(
             f"Error: {needy} games not played, no usable dask worker can play them within 3 s: "
             f"bot beta cannot start on dask worker {address} (w0) (handshake failed: ")

@@ -39,7 +39,7 @@ from arena.store import Store
 # secular (scipy.optimize.brentq), MLE_expected and LLR_logistic, transcribed
 # line by line into a separate script and run with scipy 1.17.1 (brentq at
 # xtol=1e-14); arena's implementation (bisection) shares no code with it.
-# (elo0, elo1, pentanomial counts LL LD DD WD WW, LLR). Where a count is
+# (elo0, elo1, pentanomial counts LL LD DD+WL WD WW, LLR). Where a count is
 # zero, fishtest multiplies by the regularised number of pairs (10.004 for
 # the first row: 1.335630610106391 per 10 pairs, as the script first printed
 # it multiplying by 10, times 10.004 / 10).
@@ -128,6 +128,7 @@ def test_a_bot_against_a_copy_of_itself_does_not_accept_h1(tmp_path):
     result = json.loads(run.stdout)
     assert result["verdict"] in ("inconclusive", "H0 accepted")
     assert result["pairs"] <= 8 and sum(result["pentanomial"].values()) == result["pairs"]
+    assert list(result["pentanomial"]) == ["LL", "LD", "DD+WL", "WD", "WW"]  # a pair scoring 1 as README says
     assert result["bounds"] == pytest.approx([-2.9444, 2.9444])
     assert {"llr", "elo", "elo_low", "elo_high", "score"} <= set(result)
 

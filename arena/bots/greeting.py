@@ -35,8 +35,18 @@ def greet(spec: BotSpec, limits: Limits, running: set[BotProcess] | None = None)
     try:
         return Greeting(handshake(process, limits.startup_timeout))
     except BotError as exc:
-        return Greeting(None, exc)
+        failed = exc
     finally:
-        process.close()
+        process.close()  # its stderr is drained to the end: the tail is whole
         if running is not None:
             running.discard(process)
+    return Greeting(None, _with_stderr_tail(failed, process.stderr_tail()))
+
+
+def _with_stderr_tail(error: BotError, tail: str) -> BotError:
+    """The error, saying what the bot last wrote on stderr: a bot that
+    cannot start usually says why there (a missing module, a bad path), and
+    no game log keeps it."""
+    if not tail:
+        return error
+    return type(error)(f"{error}; its stderr ended with: {tail}")

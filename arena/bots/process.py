@@ -144,6 +144,13 @@ def _deeper_than(value: Any, limit: int) -> bool:
 
 # -- stderr ------------------------------------------------------------------------------
 
+# What a bot that could not start said last on stderr is quoted in the
+# message that says so (``stderr_tail``): its last lines, this many at most,
+# from its last bytes, each line cut to its last characters.
+STDERR_TAIL_LINES = 3
+STDERR_TAIL_BYTES = 2048
+STDERR_TAIL_LINE_CHARS = 200
+
 
 class _StderrDrain(threading.Thread):
     """Copies a bot's stderr to its log file while the file is under the cap
@@ -165,6 +172,7 @@ class _StderrDrain(threading.Thread):
         self.written = self._existing_size()
         self.dropped = 0
         self.received = 0  # every byte the bot wrote to stderr over the process's life, kept or dropped
+        self.tail = bytearray()  # its last STDERR_TAIL_BYTES, kept or dropped, for when it cannot start
 
     def _existing_size(self) -> int:
         try:
@@ -227,6 +235,8 @@ class _StderrDrain(threading.Thread):
         self.written += len(keep)
         self.dropped += len(chunk) - len(keep)
         self.received += len(chunk)
+        self.tail += chunk[-STDERR_TAIL_BYTES:]
+        del self.tail[:-STDERR_TAIL_BYTES]
 
     def _close_log(self) -> None:
         if self._log is not None:
@@ -333,6 +343,24 @@ class BotProcess:
         """The bytes the bot wrote to stderr so far, kept in its logs or
         dropped over the cap (all of them once the process is closed)."""
         return self._drain.received
+
+    def stderr_tail(self) -> str:
+        """The bot's last few stderr lines, as one line of printable text
+        ("..." where a line is cut: to its end, as a traceback's last line
+        says most), or "" if it wrote nothing. Complete once the process is
+        closed (its stderr drained to the end)."""
+        window = bytes(self._drain.tail)
+        lines = window.decode("utf-8", errors="replace").splitlines()
+        # The first line is cut if the window does not begin the stream.
+        cut = [index == 0 and self._drain.received > len(window) for index in range(len(lines))]
+        kept = [(line.strip(), was_cut) for line, was_cut in zip(lines, cut) if line.strip()]
+        shown = []
+        for line, was_cut in kept[-STDERR_TAIL_LINES:]:
+            line = "".join(c if c.isprintable() else "?" for c in line)
+            if len(line) > STDERR_TAIL_LINE_CHARS:
+                line, was_cut = line[-STDERR_TAIL_LINE_CHARS:], True
+            shown.append("..." + line if was_cut else line)
+        return " | ".join(shown)
 
     def log_stderr_to(self, path: Path | None) -> None:
         """From now on, keep the bot's stderr in ``path`` (None: drop it)."""

@@ -26,6 +26,7 @@ from arena.bots.protocol import BotSeat
 from arena.games import GAMES, get_game
 from arena.model import BotSpec, GameRecord, Job, Limits, Termination
 from arena.play.referee import play_game
+from arena.plurals import plural
 from arena.resources import bundled_bots
 
 PROTOCOL = "protocol/PROTOCOL.md"
@@ -192,7 +193,7 @@ def _timing(times: list[float], limits: Limits, report: Report) -> None:
     ordered = sorted(times)
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
     limit = limits.move_timeout
-    text = (f"time per decision over {len(times)} decisions: median {statistics.median(ordered):.3f} s, "
+    text = (f"time per decision over {plural(len(times), 'decision')}: median {statistics.median(ordered):.3f} s, "
             f"p99 {p99:.3f} s, max {ordered[-1]:.3f} s (limit {limit:g} s)")
     if ordered[-1] > limit:
         report.add(Level.PROBLEM, text + ": over the limit", LIMITS)
@@ -204,7 +205,7 @@ def _timing(times: list[float], limits: Limits, report: Report) -> None:
 
 
 def _stderr(written: int, games: int, limits: Limits, report: Report) -> None:
-    text = f"stderr: {written} bytes over {games + 1} games"
+    text = f"stderr: {plural(written, 'byte')} over {plural(games + 1, 'game')}"
     if written > limits.stderr_bytes:
         report.add(Level.NOTE, text + f", over the {limits.stderr_bytes} bytes kept per match: the rest is dropped",
                    LIMITS)

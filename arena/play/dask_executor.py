@@ -45,6 +45,7 @@ import socket
 import threading
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
 from pathlib import Path
@@ -52,6 +53,7 @@ from typing import Any
 
 from distributed import Client, Future, LocalCluster, as_completed
 from distributed.scheduler import KilledWorker
+from distributed.versions import VersionMismatchWarning
 
 import arena
 from arena.bots.bundle import pack_bot, safe_relative
@@ -59,6 +61,7 @@ from arena.errors import ArenaError
 from arena.model import BotSpec, GameRecord, Job, Limits
 from arena.play.dask_worker import HEARTBEAT_EVERY, INSTALL_HINT, PROGRESS_TOPIC, play_match_task, probe_task
 from arena.play.match import match_log_dir, worker_deadline
+from arena.plurals import plural
 
 log = logging.getLogger(__name__)
 
@@ -90,32 +93,44 @@ class DaskExecutor:
         self.worker_timeout = worker_timeout
         self.notify = notify
         self._workers = workers
-        self._cluster_threads: int | None = None
+        self._connected: _Connected | None = None
 
     @property
     def workers(self) -> int:
         """Matches the cluster can play at once, which sizes the matches: the
-        local cluster's workers, or the threads of the workers connected to
-        the scheduler (``--jobs`` if none is connected yet)."""
+        local cluster's workers, or the threads of the usable workers
+        connected to the scheduler (``--jobs`` if none is connected yet)."""
         if self.scheduler is None:
             return self._workers
-        if self._cluster_threads is None:
-            client = self._connect()
-            try:
-                self._cluster_threads = sum(client.nthreads().values())
-            finally:
-                client.close()
-        return self._cluster_threads or self._workers
+        return self._look_at_workers().threads or self._workers
 
     def describe(self) -> str:
         """Where the games are played, for the line that starts a tournament."""
         if self.scheduler is None:
-            return f"a local dask cluster of {_plural(self._workers, 'worker')}"
-        threads = self.workers and self._cluster_threads
-        if threads:
-            return f"the dask cluster at {self.scheduler} ({_plural(threads, 'worker thread')} connected)"
-        return (f"the dask cluster at {self.scheduler} (no worker connected yet: "
-                f"waiting up to {self.worker_timeout:g} s for a usable one)")
+            return f"a local dask cluster of {plural(self._workers, 'worker')}"
+        connected = self._look_at_workers()
+        unusable = f"{plural(connected.unusable, 'unusable worker')}" if connected.unusable else ""
+        if connected.threads:
+            return (f"the dask cluster at {self.scheduler} ({plural(connected.threads, 'usable worker thread')} "
+                    f"connected" + (f", and {unusable}" if unusable else "") + ")")
+        return (f"the dask cluster at {self.scheduler} ("
+                + (f"no usable worker connected yet, {unusable}" if unusable else "no worker connected yet")
+                + f": waiting up to {self.worker_timeout:g} s for a usable one)")
+
+    def _look_at_workers(self) -> _Connected:
+        """The workers connected before the run, checked as the run checks
+        them when they join (once: the plan is cut by it)."""
+        if self._connected is None:
+            client = self._connect()
+            try:
+                present = client.scheduler_info(n_workers=-1)["workers"]
+                problems = _environment_problems(client, list(present))
+            finally:
+                client.close()
+            usable = [address for address, problem in problems.items() if problem is None]
+            self._connected = _Connected(sum(present[address].get("nthreads") or 1 for address in usable),
+                                         len(problems) - len(usable))
+        return self._connected
 
     def run(self, matches: list[list[Job]], specs: dict[str, BotSpec], limits: Limits,
             log_dir: Path | None) -> Iterator[GameRecord]:
@@ -160,16 +175,36 @@ class DaskExecutor:
                 signal.signal(signal.SIGINT, previous)
 
     def _connect(self, cluster: LocalCluster | None = None) -> Client:
+        """A client of the cluster. Dask warns, in a table of several lines,
+        when a worker's packages differ from this machine's; where that
+        makes a worker unusable to arena, arena names the worker and the
+        problem in one line of its own when it checks it, so Dask's table is
+        left out; otherwise it is shown as Dask shows it."""
         target = cluster if cluster is not None else self.scheduler
         try:
-            return Client(target, set_as_default=False)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                client = Client(target, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise ArenaError(f"cannot reach the dask scheduler at {self.scheduler!r}: "
                              f"{_one_line(exc)}") from None
+        mismatch = [w for w in caught if issubclass(w.category, VersionMismatchWarning)]
+        if mismatch:
+            present = client.scheduler_info(n_workers=-1)["workers"]
+            if any(_environment_problems(client, list(present)).values()):
+                caught = [w for w in caught if w not in mismatch]
+        for warning in caught:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+        return client
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+@dataclasses.dataclass(frozen=True)
+class _Connected:
+    """The workers connected to a scheduler: their usable threads, and how
+    many workers are unusable (arena.play.dask_executor._environment_problem)."""
+
+    threads: int
+    unusable: int
 
 
 def _free_dashboard_address() -> str | None:
@@ -330,7 +365,7 @@ class _Session:
             # twice becomes a referee failure instead of ending the run.
             future.release()
             self.executor._say(f"the dask cluster gave up {part.name} after losing the workers that played it: "
-                               "it is sent again")
+                               f"it {self._goes_on(part)}")
             self.queue.insert(0, (dataclasses.replace(part, attempt=part.attempt + 1), jobs))
             self._dispatch()
             return
@@ -408,27 +443,15 @@ class _Session:
         """Ask each new worker, with standard-library functions any worker
         can run, which Python it runs and whether it imports arena; then let
         a good one start every bot once."""
-        try:
-            python = self.client.run(platform.python_version, workers=joined, on_error="return")
-            executable = self.client.run(pkgutil.resolve_name, "sys:executable", workers=joined,
-                                         on_error="return")
-            version = self.client.run(pkgutil.resolve_name, "arena:__version__", workers=joined,
-                                      on_error="return")
-        except (OSError, TimeoutError, ValueError, KeyError):  # one left meanwhile: look again
-            return
-        for address in joined:
-            if address not in python or address not in version:
-                continue  # not answering yet: look again
+        for address, problem in _environment_problems(self.client, joined).items():
             name = present[address].get("name")
             label = f"dask worker {address}" + (f" ({name})" if name not in (None, address) else "")
             worker = self.workers[address] = _Worker(label, present[address].get("nthreads") or 1)
-            worker.problem = _environment_problem(python[address], executable.get(address),
-                                                  version[address])
+            worker.problem = problem
             if worker.problem:
                 self.executor._say(f"{label} is unusable: {worker.problem}")
                 continue
-            log.info("%s joined (Python %s, arena %s): starting each bot once there",
-                     label, python[address], version[address])
+            log.info("%s joined: starting each bot once there", label)
             future = self.client.submit(probe_task, list(self.bundles.values()), self.limits,
                                         key=f"arena-probe-{self.run_id}-{address}", pure=False,
                                         workers=[address], allow_other_workers=False)
@@ -446,8 +469,8 @@ class _Session:
                 worker.bots_failed[bot_id] = problem
                 self.executor._say(f"bot {self.names.get(bot_id, bot_id)} cannot start on "
                                    f"{worker.label}, so its games are not played there: {problem}")
-        log.info("%s is ready: %d of %d bots start there", worker.label, len(worker.bots_ok),
-                 len(problems))
+        log.info("%s is ready: %d of %s start there", worker.label, len(worker.bots_ok),
+                 plural(len(problems), "bot"))
 
     def _remove_stalled(self, mine: set[str], now: float) -> None:
         """Remove from the cluster a worker none of whose parts has beaten
@@ -494,12 +517,21 @@ class _Session:
             self.executor._say(f"{worker.label} left the cluster")
         for part, lost in zip(parts, costs):
             if not self._charge(part, lost, worker.label):
-                self.executor._say(f"{worker.label} was lost while playing {part.name}: the part is "
-                                   f"played again on another worker, which costs the "
-                                   f"{_plural(lost, 'game')} it had finished there")
+                self.executor._say(f"{worker.label} was lost while playing {part.name}: the part "
+                                   f"{self._goes_on(part)}, which costs the "
+                                   f"{plural(lost, 'game')} it had finished there")
                 future, jobs = self._pending_part(part)
                 if future is not None:
                     self._send_again(future, jobs)
+
+    def _goes_on(self, part: _Part) -> str:
+        """What happens to a part sent again, as the end of a sentence: a
+        live worker where its bots started takes it, or, with none left, it
+        waits for one to join (_give_up_if_stuck)."""
+        if any(worker.can_play(part.bots) for worker in self.workers.values()):
+            return "is played again on another worker"
+        return (f"waits for a worker that can play it to join (none is left; the run stops if none "
+                f"comes within {self.executor.worker_timeout:g} s)")
 
     def _pending_part(self, part: _Part) -> tuple[Any, list[Job]]:
         """The future of a part still pending and its games, or (None, [])."""
@@ -530,7 +562,7 @@ class _Session:
             self.failures[game.key] = why
             return False
         self.executor._say(f"{why}, for the second time: it is stored as a referee failure (no result), "
-                           f"and the rest of {part.name} is played again on another worker")
+                           f"and the rest of {part.name} {self._goes_on(part)}")
         self.failed.append(GameRecord.referee_failure(game, f"{self.failures[game.key]}; retried, {why}"))
         self._send_again(future, [job for job in jobs if job.key != game.key])
         return True
@@ -555,14 +587,14 @@ class _Session:
                             if w.live and w.problem)
             raise ArenaError(f"no usable dask worker within {timeout}: "
                              + (bad or "no worker is connected")
-                             + f"; {_plural(games, 'game')} not played: run again to resume")
+                             + f"; {plural(games, 'game')} not played: run again to resume")
         bots = sorted({b for part, _ in self.queue for b in part.bots
                        if not any(w.can_play((b,)) for w in usable)})
         reasons = "; ".join(
             f"bot {self.names.get(b, b)} cannot start on " + ", ".join(
                 f"{w.label} ({w.bots_failed[b]})" for w in usable if b in w.bots_failed)
             for b in bots)
-        raise ArenaError(f"{_plural(games, 'game')} not played, no usable dask worker can play "
+        raise ArenaError(f"{plural(games, 'game')} not played, no usable dask worker can play "
                          f"them within {timeout}: {reasons or 'their workers are still starting bots'}; "
                          "they are not stored: run again to play them")
 
@@ -572,6 +604,23 @@ async def _remove_worker(address: str, dask_scheduler: Any = None) -> None:
     send its tasks elsewhere (its process, maybe on another machine, is its
     owner's to end)."""
     await dask_scheduler.remove_worker(address, stimulus_id="arena-worker-stalled", close=True)
+
+
+def _environment_problems(client: Client, addresses: list[str]) -> dict[str, str | None]:
+    """Ask each worker, with standard-library functions any worker can run,
+    which Python it runs and whether it imports arena: why each one that
+    answered cannot play arena's tasks, or None if it can. A worker not
+    answering yet (or that left meanwhile) is not in the answer."""
+    if not addresses:
+        return {}
+    try:
+        python = client.run(platform.python_version, workers=addresses, on_error="return")
+        executable = client.run(pkgutil.resolve_name, "sys:executable", workers=addresses, on_error="return")
+        version = client.run(pkgutil.resolve_name, "arena:__version__", workers=addresses, on_error="return")
+    except (OSError, TimeoutError, ValueError, KeyError):  # one left meanwhile: look again
+        return {}
+    return {address: _environment_problem(python[address], executable.get(address), version[address])
+            for address in addresses if address in python and address in version}
 
 
 def _environment_problem(python: Any, executable: Any, version: Any) -> str | None:
@@ -622,7 +671,7 @@ def _receive(result: dict[str, Any], part: _Part, log_dir: Path | None) -> Itera
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "ab") as handle:
                 handle.write(content)
-    log.info("match %s: %d games played on %s", part.name, len(result["records"]), result["worker"])
+    log.info("match %s: %s played on %s", part.name, plural(len(result["records"]), "game"), result["worker"])
     for data in result["records"]:
         data["logs"] = [None if rel is None or folder is None else str(folder / safe_relative(rel))
                         for rel in data["logs"]]

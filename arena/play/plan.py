@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.model import BotSpec, DiceKey, Job
+from arena.plurals import plural
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ class PodBalance:
 
     def describe(self) -> str:
         design = "every combination" if self.all_combinations else "a balanced subset"
-        return (f"{self.game} with {self.players} players: {self.pods} pods of {self.bots} bots "
+        return (f"{self.game} with {self.players} players: {plural(self.pods, 'pod')} of {self.bots} bots "
                 f"({design}); pods per bot {self.per_bot[0]}-{self.per_bot[1]}, "
                 f"meetings per pair {self.per_pair[0]}-{self.per_pair[1]}")
 

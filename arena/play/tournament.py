@@ -25,6 +25,7 @@ from arena.play.plan import (
     plan_solo_rounds,
 )
 from arena.play.probe import Probe, probe_bots
+from arena.plurals import plural
 from arena.store import Store, stored_dice_key
 
 log = logging.getLogger(__name__)
@@ -165,7 +166,7 @@ def play_missing(plan: Plan, store: Store, executor: Executor, limits: Limits, l
         # Counted from the store: the interrupt may land between a game's
         # commit and the count above.
         played = len(store.stored_keys() & {job.key for job in missing})
-        raise Interrupted(f"interrupted: {played} games stored this run, "
+        raise Interrupted(f"interrupted: {plural(played, 'game')} stored this run, "
                           f"{len(missing) - played} still to play; run the same command again to resume") from None
     return played
 

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from arena.stats.pentanomial import pair_bucket
 
 OUTCOMES = 5  # pair scores 0, 1/2, 1, 3/2, 2
-NAMES = ("LL", "LD", "DD", "WD", "WW")  # index 2 holds DD and WL alike
+NAMES = ("LL", "LD", "DD+WL", "WD", "WW")  # a pair that scores 1: two draws, or a win and a loss
 REGULARIZE = 1e-3  # fishtest's LLRcalc.regularize
 
 
