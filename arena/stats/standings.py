@@ -187,7 +187,8 @@ def unbounded_notes(rows: list[StandingsRow]) -> list[str]:
     """What each "unbounded*" of the table means, in words true of the
     bot's results (:func:`arena.stats.joint.bound_words`)."""
     names = {row.bot_id: row.bot for row in rows}
-    notes = [f"  {row.table_name} {row.bot}: {bound_words(row.joint_bound, [names.get(b, b) for b in row.joint_tier or []])}"
+    notes = [f"  {row.table_name} {row.bot}: "
+             f"{bound_words(row.joint_bound, [names.get(b, b) for b in row.joint_tier or []])}"
              for row in rows if row.joint_bound]
     if not notes:
         return []
