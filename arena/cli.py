@@ -705,12 +705,16 @@ def _gauntlet_line(result: dict[str, Any]) -> str:
 @click.argument("bot_name", metavar="BOT")
 @bots_option
 @limits_options
+@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
+              help="Where the check keeps the bot's stderr and the decide message of a move it got wrong "
+                   "(under check/BOT, emptied at each check).")
 @_fail_cleanly
-def check_command(bot_name: str, bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float) -> None:
+def check_command(bot_name: str, bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float,
+                  log_dir: Path) -> None:
     """Check a bot before submitting it: handshake, a game of each game and player count, time, stderr."""
     limits = _limits(move_timeout, startup_timeout)
     spec, filler = find_bots(list(bot_dirs), bot_name)
-    report = check_bot(spec, filler, limits)
+    report = check_bot(spec, filler, limits, log_dir / "check" / spec.name)
     for finding in report.findings:
         click.echo(finding.line())
     if not report.fit:
