@@ -36,7 +36,8 @@ def test_search_and_greedy_never_run_out_of_time_at_a_fifth_of_a_second_on_busy_
             burner.wait()
     assert result.returncode == 0, result.stderr
     with closing(sqlite3.connect(tmp_path / "arena.db")) as db:
-        rows = db.execute("SELECT game, forfeits FROM games").fetchall()
-    assert len(rows) == 24 and {game for game, _ in rows} == {"ciclovia", "detour", "roundabout", "slyyde"}
-    forfeits = [forfeit for _, text in rows for forfeit in json.loads(text)]
+        rows = db.execute("SELECT game, seats, forfeits FROM games").fetchall()
+    assert len(rows) == 24 and {game for game, _, _ in rows} == {"ciclovia", "detour", "roundabout", "slyyde"}
+    forfeits = [(game, json.loads(seats)[forfeit["seat"]], forfeit["detail"])
+                for game, seats, text in rows for forfeit in json.loads(text)]
     assert forfeits == [], forfeits

@@ -25,12 +25,11 @@ from arena.house.evaluations import evaluated_games, evaluator
 # not control: being scheduled once the referee wakes it, reading and
 # parsing the request, answering, and the pauses of a loaded machine. A
 # house bot thinks until a share of the move time, but never later than
-# this before its end. Chosen from bench/house_bots_under_load.py at
-# --move-timeout 0.2 with both cores kept busy (README, "The house bots",
-# has the figures): there a bot that does not think at all, the random bot,
-# was answered in up to 78 to 156 ms by the referee's clock (p99.9 28% to
-# 59% of the move time), so 150 ms are kept back and 50 ms are left to
-# think at 0.2 s.
+# this before its end: at --move-timeout 0.2, 50 ms of thinking. Chosen
+# with bench/house_bots_under_load.py (README, "The house bots", has the
+# figures): with both cores busy, the search bot's own time from reading
+# decide to answering reached 101 ms (its thinking 50 ms), the referee's
+# clock 133 ms.
 RESERVE = 0.15
 
 
