@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
@@ -18,13 +19,14 @@ import click
 from multiprocessing_logging import MultiProcessingHandler
 
 from arena import results, site
-from arena.bots.discovery import discover, named_bots
+from arena.bots.discovery import discover, find_every_bot, named_bots
 from arena.bots.isolation import ISOLATIONS
 from arena.bots.isolation import check as check_isolation
 from arena.bots.process import format_size, parse_size
 from arena.errors import ArenaError
 from arena.games import SPECS, broken_plugins, get_spec
 from arena.games.base import InvalidOptions
+from arena.games.replays import with_replay
 from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
 from arena.play.check import check_bot, find_bots
 from arena.play.executors import Executor, LocalExecutor, make_executor
@@ -353,15 +355,61 @@ def _say_referee_failures(store: Store) -> None:
 
 def _play_with_progress(plan: Plan, store: Store, runner: Executor, limits: Limits, log_dir: Path,
                         missing: int, stored: Callable[[str], None]) -> None:
-    """Play, showing progress; ``stored`` hears each game's key as it is stored."""
-    def on_game(record: GameRecord) -> None:
-        if record.termination is not Termination.REFEREE_FAILURE:  # no game to show
-            stored(record.job.key)
-        bar.update(1)
-
-    with click.progressbar(length=missing, label="games", show_eta=True, show_pos=True,
-                           file=sys.stderr) as bar:
+    """Play, showing progress (a bar on a terminal, else ProgressLines);
+    ``stored`` hears each game's key as it is stored."""
+    def play(advance: Callable[[int], None]) -> None:
+        def on_game(record: GameRecord) -> None:
+            if record.termination is not Termination.REFEREE_FAILURE:  # no game to show
+                stored(record.job.key)
+            advance(1)
         play_missing(plan, store, runner, limits, log_dir, on_game=on_game)
+
+    if sys.stderr.isatty():
+        with click.progressbar(length=missing, label="games", show_eta=True, show_pos=True,
+                               file=sys.stderr) as bar:
+            play(bar.update)
+    else:
+        play(ProgressLines(missing, _say).update)
+
+
+class ProgressLines:
+    """Progress where stderr is not a terminal (a log, a pipe, CI), where a
+    bar would be one word: a line at every tenth of the games and, on a
+    long run, at least once a minute while games finish, with the games
+    done, the rate and the time left at that rate."""
+
+    STEP = 0.1            # of the games: a line each time another tenth is done
+    MOST_SECONDS = 60.0   # and one at least this often (when a game ends)
+
+    def __init__(self, total: int, say: Callable[[str], None]) -> None:
+        self.total, self.say = total, say
+        self.done = 0
+        self.started = self.said_at = time.monotonic()
+        self.next_share = self.STEP
+
+    def update(self, games: int) -> None:
+        self.done += games
+        now = time.monotonic()
+        share = self.done / self.total if self.total else 1.0
+        if share + 1e-9 < self.next_share and now - self.said_at < self.MOST_SECONDS and self.done < self.total:
+            return
+        while self.next_share <= share + 1e-9:
+            self.next_share += self.STEP
+        self.said_at = now
+        rate = self.done / max(now - self.started, 1e-9)
+        left = (self.total - self.done) / rate if rate else 0.0
+        self.say(f"games: {self.done} of {self.total} ({share:.0%}), {rate:.2f} games/s, "
+                 + ("done" if self.done >= self.total else f"about {_duration(left)} left"))
+
+
+def _duration(seconds: float) -> str:
+    """A time for people: 40 s, 3 min 20 s, 2 h 05 min."""
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
 
 
 @main.command()
@@ -376,36 +424,61 @@ def _play_with_progress(plan: Plan, store: Store, runner: Executor, limits: Limi
 @limits_options
 @click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
               help="Where the bots' stderr is kept (under bots/, a file per game and seat).")
+@click.option("--db", type=click.Path(path_type=Path), default=None,
+              help="Store the games in this results database (SQLite), with their replays: `arena leaderboard "
+                   "--db` shows them. Resumes like a tournament: games stored there are not played again.  "
+                   "[default: nothing is stored]")
 @_fail_cleanly
 def match(bot_names: tuple[str, ...], game_name: str, rounds: int, seed: int | None, option_texts: tuple[str, ...],
-          bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float, log_dir: Path) -> None:
-    """Play 2 to 4 bots at one game and print each game and the score (nothing is stored)."""
+          bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float, log_dir: Path,
+          db: Path | None) -> None:
+    """Play 2 to 4 bots at one game and print each game with every seat's place, and the score."""
     if not 2 <= len(bot_names) <= 4 or len(set(bot_names)) != len(bot_names):
         raise ArenaError(f"a match needs 2 to 4 different bots, got {' '.join(bot_names)}")
     request = check_request([game_name], [len(bot_names)], list(option_texts))
     limits = _limits(move_timeout, startup_timeout)
     specs = named_bots(discover(list(bot_dirs)), bot_names)
-    for probe in probe_bots(specs, limits):
+    probes = probe_bots(specs, limits)
+    for probe in probes:
         if probe.entrant is None:
             raise ArenaError(f"bot {probe.spec.name} is unusable: {probe.problem}")
         if request.games[0] not in probe.entrant.games:
             raise ArenaError(f"bot {probe.spec.name} does not play {request.games[0]} "
                              f"(it plays: {', '.join(sorted(probe.entrant.games))})")
-    jobs = plan_rotations(specs, request.games[0], rounds, DiceKey.chosen(seed),
-                          request.options.get(request.games[0], {}))
+    if db is not None:
+        check_database(db)
+    key = DiceKey.chosen(seed) if db is None else dice_key_for(db, seed)
+    jobs = plan_rotations(specs, request.games[0], rounds, key, request.options.get(request.games[0], {}))
     folder = match_log_dir(log_dir, jobs)
-    click.echo(f"the bots' stderr goes to {folder}", err=True)
-    points = dict.fromkeys(bot_names, 0.0)
-    for record in _play_in_lanes(jobs, {spec.bot_id: spec for spec in specs}, limits, folder):
-        names = [next(s.name for s in specs if s.bot_id == bot_id) for bot_id in record.job.seats]
-        for name, earned in zip(names, results.points(record.placements)):
-            points[name] += earned
-        how = record.termination.value + "".join(
-            f" ({f.detail})" if len(names) == 2 else f"; {names[f.seat]} forfeited: {f.termination.value} ({f.detail})"
-            for f in record.forfeits)
-        click.echo(f"{' vs '.join(names)}: {_result_words(record.placements, names)} [{how}]")
-    click.echo("score: " + ", ".join(f"{name} {points[name]:g}" for name in bot_names)
-               + f" (of {len(jobs)} games)")
+    with contextlib.ExitStack() as stack:
+        store = None
+        if db is not None:
+            store = stack.enter_context(Store(db, writer=True))
+            _keep_dice_key(store, key)
+            store.add_bots(specs, {p.spec.bot_id: p.hello_name for p in probes if p.hello_name is not None})
+            stored = store.stored_keys()
+            if done := sum(1 for job in jobs if job.key in stored):
+                click.echo(f"{done} of the match's {len(jobs)} games are already stored in {db}: "
+                           "not played again", err=True)
+            jobs = [job for job in jobs if job.key not in stored]
+        click.echo(f"the bots' stderr goes to {folder}", err=True)
+        points = dict.fromkeys(bot_names, 0.0)
+        for record in _play_in_lanes(jobs, {spec.bot_id: spec for spec in specs}, limits, folder):
+            if store is not None:
+                store.add_game(with_replay(record))
+            names = [next(s.name for s in specs if s.bot_id == bot_id) for bot_id in record.job.seats]
+            for name, earned in zip(names, results.points(record.placements)):
+                points[name] += earned
+            how = record.termination.value + "".join(
+                f" ({f.detail})" if len(names) == 2
+                else f"; {names[f.seat]} forfeited: {f.termination.value} ({f.detail})" for f in record.forfeits)
+            click.echo(f"{' vs '.join(names)}: {_result_words(record.placements, names)} [{how}]")
+        click.echo("score: " + ", ".join(f"{name} {points[name]:.3f}" for name in bot_names)
+                   + f" (of {len(jobs)} games)")
+        if store is not None:
+            standings = _standings(store)
+            store.write_ratings(json_rows(standings.rows), standings.history)
+            click.echo(f"stored in {db}: `arena leaderboard --db {db}` builds the site with their replays", err=True)
 
 
 def _play_in_lanes(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits,
@@ -419,11 +492,9 @@ def _play_in_lanes(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits,
 
 def _result_words(placements: tuple[int, ...], names: list[str]) -> str:
     """The result, for people: who won (or shares first place), or a draw,
-    and with more than two seats every seat's place."""
-    words = results.first_place_words(names, placements)
-    if len(names) > 2:
-        words += " (" + ", ".join(f"{name} {results.ordinal(place)}" for name, place in zip(names, placements)) + ")"
-    return words
+    and every seat's place."""
+    return results.first_place_words(names, placements) + " (" + ", ".join(
+        f"{name} {results.ordinal(place)}" for name, place in zip(names, placements)) + ")"
 
 
 @main.command("games")
@@ -453,14 +524,16 @@ def print_rules(game_name: str) -> None:
 @limits_options
 @_fail_cleanly
 def list_bots(bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float) -> None:
-    """List the bots found and check each with a handshake."""
-    probes = probe_bots(discover(list(bot_dirs)), _limits(move_timeout, startup_timeout))
-    for probe in probes:
-        if probe.entrant:
-            games = ", ".join(sorted(probe.entrant.games))
-            click.echo(f"{probe.spec.name:20} {probe.spec.content_hash[:12]}  ok: {games}")
-        else:
-            click.echo(f"{probe.spec.name:20} {probe.spec.content_hash[:12]}  UNUSABLE: {probe.problem}")
+    """List the bots found and check each with a handshake; say why a bot is unusable."""
+    found = find_every_bot(list(bot_dirs))
+    limits = _limits(move_timeout, startup_timeout)
+    probes = probe_bots(found.bots, limits) if found.bots else []
+    lines = [(probe.spec.name, probe.spec.content_hash,
+              f"ok: {', '.join(sorted(probe.entrant.games))}" if probe.entrant else f"UNUSABLE: {probe.problem}")
+             for probe in probes]
+    lines += [(bot.name, bot.content_hash, f"UNUSABLE: {bot.problem}") for bot in found.unusable]
+    for name, content_hash, verdict in sorted(lines):
+        click.echo(f"{name:20} {content_hash[:12]}  {verdict}")
     if not any(p.entrant for p in probes):
         raise ArenaError("no usable bot")
 
@@ -703,12 +776,16 @@ def _gauntlet_line(result: dict[str, Any]) -> str:
 @click.argument("bot_name", metavar="BOT")
 @bots_option
 @limits_options
+@click.option("--log-dir", type=click.Path(path_type=Path), default=DEFAULT_LOGS, show_default=True,
+              help="Where the check keeps the bot's stderr and the decide message of a move it got wrong "
+                   "(under check/BOT, emptied at each check).")
 @_fail_cleanly
-def check_command(bot_name: str, bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float) -> None:
+def check_command(bot_name: str, bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float,
+                  log_dir: Path) -> None:
     """Check a bot before submitting it: handshake, a game of each game and player count, time, stderr."""
     limits = _limits(move_timeout, startup_timeout)
     spec, filler = find_bots(list(bot_dirs), bot_name)
-    report = check_bot(spec, filler, limits)
+    report = check_bot(spec, filler, limits, log_dir / "check" / spec.name)
     for finding in report.findings:
         click.echo(finding.line())
     if not report.fit:

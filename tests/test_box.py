@@ -179,6 +179,22 @@ def test_all_of_a_bots_processes_together_are_held_to_its_memory_cap(tmp_path):
     assert time.monotonic() - started < 15
 
 
+def test_the_folder_of_the_bots_cgroups_weighs_one_process_per_core():
+    """It competes for the CPU as one entity beside every process outside
+    it: at the default weight all the bots together would get one
+    process's share of a busy machine."""
+    import os
+
+    place = isolation.cgroup_place()
+    if place is None or "cpu" not in place.bases:
+        pytest.skip("no cpu cgroup controller arena can use here")
+    base, cores = place.bases["cpu"], os.cpu_count() or 1
+    if place.version == 1:
+        assert (base / "cpu.shares").read_text().strip() == str(1024 * cores)
+    else:
+        assert (base / "cpu.weight").read_text().strip() == str(min(10_000, 100 * cores))
+
+
 def test_a_frozen_bot_is_thawed_to_read_a_full_pipe_and_frozen_again():
     """A frozen bot whose input pipe is full is thawed until it has read
     what it is sent, and frozen again."""

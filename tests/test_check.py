@@ -3,6 +3,7 @@ that answers late is not, with a reason that names the limit."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sys
@@ -59,3 +60,38 @@ def test_an_unknown_bot_is_one_line(tmp_path):
     run = arena("check", "nobody", "--bots", str(REPO / "bots"), cwd=tmp_path, tmpdir=tmp_path)
     assert run.returncode == 1 and "unknown bot: 'nobody'" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_an_illegal_move_shows_what_was_offered_and_where_the_decide_message_is(tmp_path, zoo_dir):
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    shutil.copy(zoo_dir / "not_offered.py", bots / "not_offered.py")
+    run = arena("check", "not_offered", "--bots", str(bots), "--move-timeout", "1", cwd=tmp_path, tmpdir=tmp_path)
+    assert run.returncode == 1
+    problem = next(line for line in run.stdout.splitlines() if line.startswith("problem  ciclovia with 2 players"))
+    found = re.fullmatch(r'problem  ciclovia with 2 players: forfeited by illegal: action not offered: '
+                         r'\{"made":"up","offered":(\d+)\}; offered (.+?)( and (\d+) more)?; '
+                         r'the decide message is in (\S+) \(read protocol/PROTOCOL.md, "decide \(referee → bot\), '
+                         r'and your answer"\)', problem)
+    assert found, problem
+    offered, shown, more, path = int(found.group(1)), found.group(2), int(found.group(4) or 0), found.group(5)
+    assert path == "logs/check/not_offered/ciclovia-2p-decide.json"
+    message = json.loads((tmp_path / path).read_text())
+    assert message["type"] == "decide" and message["state"]["game"] == "ciclovia"
+    assert len(message["actions"]) == offered == min(offered, 3) + more
+    assert shown == ", ".join(json.dumps(action) for action in message["actions"][:3])
+
+
+def test_every_section_a_finding_names_is_a_heading_of_the_protocol():
+    from arena.play.check import SECTIONS
+
+    headings = {line.lstrip("#").strip() for line in (REPO / "protocol" / "PROTOCOL.md").read_text().splitlines()
+                if line.startswith("#")}
+    assert set(SECTIONS) <= headings, set(SECTIONS) - headings
+
+
+def test_a_finding_cannot_name_a_section_outside_the_list():
+    from arena.play.check import Finding, Level
+
+    with pytest.raises(ValueError, match="not one of check.SECTIONS"):
+        Finding(Level.PROBLEM, "crashed", "Forfeits")

@@ -178,6 +178,71 @@ def test_bots_lists_each_bot_and_why_one_is_unusable(workdir):
     assert "UNUSABLE: handshake failed: no answer within 0.5 s" in lines["mute"]
 
 
+PROGRESS = re.compile(r"games: (\d+) of 24 \((\d+)%\), \d+\.\d\d games/s, (about (\d+ s|\d+ min \d\d s) left|done)")
+
+
+def test_progress_into_a_pipe_is_a_line_a_tenth_with_rate_and_time_left(workdir):
+    result = arena("tournament", "--games", "slyyde,detour", "--rounds", "2", "--jobs", "2", cwd=workdir, check=True)
+    lines = [line for line in result.stderr.splitlines() if line.startswith("games")]
+    found = [PROGRESS.fullmatch(line) for line in lines]
+    assert all(found), lines
+    done = [int(match.group(1)) for match in found if match]
+    shares = [int(match.group(2)) for match in found if match]
+    assert done == sorted(set(done)) and done[-1] == 24 and lines[-1].endswith("done")
+    # a line each time another tenth is done, games finishing two at a time at most
+    assert 8 <= len(lines) <= 10 and all(later - earlier <= 20 for earlier, later in zip([0, *shares], shares))
+
+
+def test_progress_lines_come_at_least_once_a_minute(monkeypatch):
+    from arena import cli
+
+    clock = iter([0.0, 30.0, 61.0, 62.0, 130.0])
+    monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock))
+    said: list[str] = []
+    progress = cli.ProgressLines(1000, said.append)
+    for _ in range(4):
+        progress.update(1)
+    assert said == ["games: 2 of 1000 (0%), 0.03 games/s, about 8 h 27 min left",
+                    "games: 4 of 1000 (0%), 0.03 games/s, about 8 h 59 min left"]
+
+
+def test_a_bad_manifest_leaves_the_other_bots_usable(workdir):
+    """One folder bot whose bot.json is broken is listed as unusable, with
+    why; `arena check` of another bot, and a tournament, go on without it."""
+    (workdir / "bots" / "broken").mkdir()
+    (workdir / "bots" / "broken" / "bot.json").write_text('{"command": "python3 main.py"}')
+    why = "bad manifest bot.json: \"command\" must be a non-empty list of strings, got 'python3 main.py'"
+    listed = arena("bots", cwd=workdir)
+    assert listed.returncode == 0, listed.stderr
+    lines = {line.split()[0]: line for line in listed.stdout.splitlines()}
+    assert sorted(lines) == ["alpha", "beta", "broken", "gamma"]
+    assert lines["broken"].endswith(f"UNUSABLE: {why}") and "ok: " in lines["alpha"]
+    checked = arena("check", "alpha", "--bots", "bots", cwd=workdir)
+    assert checked.returncode == 0 and "alpha is fit for a tournament" in checked.stdout, checked.stderr
+    played = arena("tournament", "--games", "slyyde", "--rounds", "1", "--jobs", "1", cwd=workdir)
+    assert played.returncode == 0, played.stderr
+    assert [line for line in played.stderr.splitlines() if "broken" in line] == [f"skipping broken: {why}"]
+    with closing(sqlite3.connect(workdir / "arena.db")) as db:
+        seats = {bot for (text,) in db.execute("SELECT seats FROM games") for bot in json.loads(text)}
+    assert {bot.partition("@")[0] for bot in seats} == {"alpha", "beta", "gamma"}
+
+
+@pytest.mark.parametrize("manifest, why", [
+    ("{", "bad manifest bot.json: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+    ("[]", "bad manifest bot.json: expected a JSON object, got list"),
+    ('{"cmd": ["x"]}', 'bad manifest bot.json: no "command" in it'),
+])
+def test_each_bad_manifest_says_what_is_wrong(tmp_path, manifest, why):
+    from arena.bots.discovery import find_every_bot
+
+    random_bots(tmp_path / "bots", ["alpha"])
+    (tmp_path / "bots" / "broken").mkdir()
+    (tmp_path / "bots" / "broken" / "bot.json").write_text(manifest)
+    found = find_every_bot([tmp_path / "bots"])
+    assert [spec.name for spec in found.bots] == ["alpha"]
+    assert [(bot.name, bot.problem) for bot in found.unusable] == [("broken", why)]
+
+
 @pytest.mark.parametrize("args, message", [
     (["tournament", "--bots", "nowhere"], "bots folder does not exist: 'nowhere'"),
     (["tournament", "--games", "chess"], "unknown game: 'chess' (available: "),
@@ -222,13 +287,38 @@ def test_without_a_bots_folder_the_bundled_bots_are_used_and_said(tmp_path, monk
     assert "no ./bots folder here, so using the bundled bots" in result.stderr
 
 
-def test_match_prints_the_score(workdir):
+def test_match_prints_every_place_and_the_score(workdir):
     result = arena("match", "alpha", "beta", "--game", "slyyde", "--rounds", "2", cwd=workdir, check=True)
-    assert len([line for line in result.stdout.splitlines() if " vs " in line]) == 4
+    games = [line for line in result.stdout.splitlines() if " vs " in line]
+    assert len(games) == 4
+    for line in games:  # at two seats too: both places, as standings count them
+        found = re.fullmatch(r"(\w+) vs (\w+): (\w+ wins|a draw) \((\w+) (1st|2nd), (\w+) (1st|2nd)\) \[\w+.*\]", line)
+        assert found and found.group(4, 6) == found.group(1, 2), line
     last = result.stdout.strip().splitlines()[-1]
-    match = re.fullmatch(r"score: alpha ([\d.]+), beta ([\d.]+) \(of 4 games\)", last)
+    match = re.fullmatch(r"score: alpha (\d+\.\d{3}), beta (\d+\.\d{3}) \(of 4 games\)", last)
     assert match, last
     assert float(match.group(1)) + float(match.group(2)) == 4
+    assert not (workdir / "arena.db").exists()  # nothing stored without --db
+
+
+def test_a_match_with_db_stores_its_games_with_replays_and_resumes(workdir):
+    first = arena("match", "alpha", "beta", "gamma", "--game", "roundabout", "--db", "m.db", "--move-timeout", "5",
+                  cwd=workdir, check=True)
+    assert re.search(r"score: alpha \d\.\d{3}, beta \d\.\d{3}, gamma \d\.\d{3} \(of 3 games\)", first.stdout)
+    assert "stored in m.db" in first.stderr
+    with closing(sqlite3.connect(workdir / "m.db")) as db:
+        rows = db.execute("SELECT key, players, replay IS NOT NULL FROM games").fetchall()
+        results = db.execute("SELECT count(*) FROM results").fetchone()[0]
+        rated = db.execute("SELECT count(*) FROM ratings").fetchone()[0]
+    assert len(rows) == 3 and all(players == 3 and replay for _, players, replay in rows), rows
+    assert results == 9 and rated == 6  # roundabout/3p and overall
+    site = arena("leaderboard", "--db", "m.db", "--out", "site", cwd=workdir, check=True)
+    assert "leaderboard:" in site.stdout
+    pages = list((workdir / "site").rglob("*.html"))
+    assert sum("replay" in page.read_text() for page in pages) >= 3
+    again = arena("match", "alpha", "beta", "gamma", "--game", "roundabout", "--db", "m.db", cwd=workdir, check=True)
+    assert "3 of the match's 3 games are already stored in m.db: not played again" in again.stderr
+    assert again.stdout.strip().splitlines()[-1].endswith("(of 0 games)")
 
 
 def test_a_match_of_four_bots_plays_every_rotation_and_places_every_seat(workdir):
@@ -242,8 +332,9 @@ def test_a_match_of_four_bots_plays_every_rotation_and_places_every_seat(workdir
     assert all(re.search(r"\((\w+ \d(st|nd|rd|th)(, )?){4}\)", line) for line in games), games
     match = re.fullmatch(r"score: alpha ([\d.]+), beta ([\d.]+), gamma ([\d.]+), delta ([\d.]+) \(of 4 games\)",
                          result.stdout.strip().splitlines()[-1])
-    # half the pairs of each game; each score is printed to 6 significant digits
-    assert match and sum(float(points) for points in match.groups()) == pytest.approx(4 * 4 / 2, abs=1e-4)
+    # half the pairs of each game; each score is printed to 3 decimals, as standings print it
+    assert match and all(re.fullmatch(r"\d+\.\d{3}", points) for points in match.groups())
+    assert sum(float(points) for points in match.groups()) == pytest.approx(4 * 4 / 2, abs=4e-3)
 
 
 def test_sigterm_while_bots_are_checked_stops_with_one_line(workdir):

@@ -157,3 +157,42 @@ def test_a_bot_that_never_flushes_is_told_to(tmp_path):
             handshake(process, 0.5)
     finally:
         process.close()
+
+
+# Answers hello at once, flushed; then, to whatever comes next, either
+# nothing for a long while (slow) or half an answer, flushed, without its
+# line end (partial).
+ANSWERS_HELLO_THEN = """
+import json, sys, time
+print(json.dumps({"type": "hello", "name": "late", "games": ["slyyde"]}), flush=True)
+sys.stdin.readline()
+sys.stdin.readline()
+if sys.argv[1] == "partial":
+    sys.stdout.write('{"type": "action", "action"')
+    sys.stdout.flush()
+time.sleep(30)
+"""
+
+
+@pytest.mark.parametrize("behaviour, message", [
+    ("slow", r"no answer within 0.5 s\Z"),
+    ("partial", r'no answer within 0.5 s: 27 bytes came without a line end; end every answer with a newline '
+                r'and flush your output \(PROTOCOL.md, "Flush every line"\)\Z'),
+])
+def test_a_slow_bot_is_not_told_to_flush_and_a_partial_line_is_named(tmp_path, behaviour, message):
+    """A bot whose lines came before and then gave nothing was simply slow:
+    the timeout names no flushing. Bytes without a line end are named."""
+    from arena.bots.process import BotProcess
+    from arena.bots.protocol import handshake
+    from arena.errors import BotTimeout
+
+    folder_bot(tmp_path / "bots", "late", ANSWERS_HELLO_THEN, [behaviour])
+    [spec] = discover([tmp_path / "bots"])
+    process = BotProcess(spec, Limits(startup_timeout=5))
+    try:
+        handshake(process, 5)
+        process.send({"type": "decide"}, 1)
+        with pytest.raises(BotTimeout, match=message):
+            process.receive(0.5)
+    finally:
+        process.close()

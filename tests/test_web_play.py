@@ -231,6 +231,39 @@ def test_the_page_and_the_socket_need_the_token_and_the_socket_its_own_origin(tm
     assert server.bot_processes() == []
 
 
+def _time_wait_sockets(port: int) -> int:
+    """Connections of 127.0.0.1:``port`` in TIME-WAIT (/proc/net/tcp: state 06)."""
+    rows = Path("/proc/net/tcp").read_text().splitlines()[1:]
+    return sum(1 for row in rows if int(row.split()[1].split(":")[1], 16) == port and row.split()[3] == "06")
+
+
+def _served_and_closed(server: Server) -> None:
+    """A page load and a game's socket opened and closed (the last page
+    closing stops the server), as real connections."""
+    try:
+        assert _status(server.url) == 200
+        socket_url = server.origin.replace("http://", "ws://") + f"/ws?token={server.token}"
+        assert _socket_status(socket_url, server.origin) == 101
+        code, out, err = server.wait()
+    finally:
+        if server.process.poll() is None:
+            server.process.kill()
+    assert code == 0 and "stopped" in out, err
+
+
+def test_the_server_starts_again_at_once_on_the_same_port(tmp_path):
+    """The closed connections of the last server (in TIME-WAIT for a
+    minute) do not keep its port: SO_REUSEADDR."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    _served_and_closed(Server(tmp_path, "detour", "--port", str(port)))
+    assert _time_wait_sockets(port), "no connection of the first server is in TIME-WAIT: the test shows nothing"
+    again = Server(tmp_path, "detour", "--port", str(port))
+    assert again.origin == f"http://127.0.0.1:{port}"
+    _served_and_closed(again)
+
+
 @pytest.mark.parametrize("arguments, message", [
     (["chess", "--bot", "random_bot", "--web"], "unknown game: 'chess'"),
     (["slyyde", "--bot", "nobody", "--web"], "unknown bot: 'nobody'"),

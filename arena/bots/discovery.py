@@ -4,7 +4,8 @@ A bot is one of: a ``.py`` file (run with the referee's Python), a ``.js``
 file (run with node), any other executable file, or a folder holding a
 ``bot.json`` manifest that names its command. Its name is the file's stem or
 the folder's name; its version is the SHA-256 of its files' contents, so an
-edited bot is a new version.
+edited bot is a new version. A folder whose manifest cannot be read is an
+unusable bot, listed with its reason, and never stops the others.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import logging
 import os
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.errors import ArenaError
@@ -26,30 +28,63 @@ MANIFEST = "bot.json"
 _IGNORED_SUFFIXES = {".md", ".txt", ".json", ".pyc", ".log"}
 
 
-def discover(folders: Sequence[str | Path]) -> list[BotSpec]:
-    """Every bot in the given folders, sorted by name. Raises ArenaError for
-    a missing folder, a broken manifest, no bot at all or two bots with one
-    name."""
-    found: dict[str, BotSpec] = {}
+@dataclass(frozen=True)
+class Unusable:
+    """A bot found in a bots folder that cannot be started: a folder bot
+    whose manifest is broken. Listed (``arena bots``), never played."""
+
+    name: str
+    path: str
+    content_hash: str
+    problem: str
+
+
+@dataclass(frozen=True)
+class Found:
+    """What the bots folders hold: the bots that can be started, sorted by
+    name, and those that cannot, with why."""
+
+    bots: list[BotSpec]
+    unusable: list[Unusable] = field(default_factory=list)
+
+
+def find_every_bot(folders: Sequence[str | Path]) -> Found:
+    """Every bot in the given folders, usable or not. Raises ArenaError for
+    a missing folder, no bot at all or two bots with one name."""
+    found: dict[str, BotSpec | Unusable] = {}
     for folder in folders:
         folder = Path(folder)
         if not folder.is_dir():
             raise ArenaError(f"bots folder does not exist: {str(folder)!r}")
         before = len(found)
         for entry in sorted(folder.iterdir()):
-            spec = _bot_at(entry)
-            if spec is None:
+            bot = _bot_at(entry)
+            if bot is None:
                 if reason := _not_a_bot(entry):
                     log.warning("skipping %s: %s", entry, reason)
                 continue
-            if spec.name in found:
-                raise ArenaError(f"two bots are named {spec.name!r}: {found[spec.name].path} and {spec.path}")
-            found[spec.name] = spec
+            if bot.name in found:
+                raise ArenaError(f"two bots are named {bot.name!r}: {found[bot.name].path} and {bot.path}")
+            found[bot.name] = bot
         if len(found) == before and len(folders) > 1:
             log.warning("skipping %s: no bots in it", folder)
     if not found:
         raise ArenaError(f"no bots found in {', '.join(map(str, folders))}")
-    return sorted(found.values(), key=lambda spec: spec.name)
+    ordered = sorted(found.values(), key=lambda bot: bot.name)
+    return Found([bot for bot in ordered if isinstance(bot, BotSpec)],
+                 [bot for bot in ordered if isinstance(bot, Unusable)])
+
+
+def discover(folders: Sequence[str | Path]) -> list[BotSpec]:
+    """The bots that can be started, sorted by name; each unusable one is
+    named on the log with why (a warning: ``arena`` prints it). Raises
+    ArenaError as ``find_every_bot`` does, and when no bot is usable."""
+    found = find_every_bot(folders)
+    for bot in found.unusable:
+        log.warning("skipping %s: %s", bot.name, bot.problem)
+    if not found.bots:
+        raise ArenaError(f"no usable bot in {', '.join(map(str, folders))}")
+    return found.bots
 
 
 def named_bots(found: Iterable[BotSpec], names: Sequence[str]) -> list[BotSpec]:
@@ -72,7 +107,7 @@ def _not_a_bot(entry: Path) -> str | None:
     return "not executable (chmod +x it, or name it .py or .js)"
 
 
-def _bot_at(entry: Path) -> BotSpec | None:
+def _bot_at(entry: Path) -> BotSpec | Unusable | None:
     if entry.name.startswith((".", "_")):
         return None
     if entry.is_dir():
@@ -90,15 +125,19 @@ def _bot_at(entry: Path) -> BotSpec | None:
     return BotSpec(entry.stem, command, str(entry.resolve()), content_hash(entry))
 
 
-def _folder_bot(folder: Path, manifest: Path) -> BotSpec:
+def _folder_bot(folder: Path, manifest: Path) -> BotSpec | Unusable:
+    root = folder.resolve()
     try:
         data = json.loads(manifest.read_text())
+        if not isinstance(data, dict):
+            raise ValueError(f"expected a JSON object, got {type(data).__name__}")
+        if "command" not in data:
+            raise ValueError('no "command" in it')
         command = data["command"]
         if not (isinstance(command, list) and command and all(isinstance(p, str) for p in command)):
-            raise ValueError("command must be a non-empty list of strings")
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ArenaError(f"bad manifest {str(manifest)!r}: {exc}") from None
-    root = folder.resolve()
+            raise ValueError(f'"command" must be a non-empty list of strings, got {command!r}')
+    except (OSError, ValueError) as exc:
+        return Unusable(folder.name, str(root), content_hash(folder), f"bad manifest {MANIFEST}: {exc}")
     resolved = tuple(str(root / part) if (root / part).exists() else part for part in command)
     return BotSpec(folder.name, resolved, str(root), content_hash(folder))
 

@@ -143,6 +143,20 @@ _PROBE_VALUES_V2 = {"pids": {"pids.max": "1"}, "cpu": {"cpu.max": "100000 100000
                     "memory": {"memory.max": str(1 << 30)}}
 
 
+def _weigh_bots(base: Path, version: int) -> None:
+    """Give the folder of every bot's cgroup the CPU weight of one ordinary
+    process per core. The folder competes for the CPU as one entity beside
+    each process outside it: at the default weight, all the bots of the
+    machine together would get what one of those processes gets, and on a
+    busy machine a bot woken for its move would wait for the CPU past its
+    move time (each bot stays capped at one core by its own quota)."""
+    cores = os.cpu_count() or 1
+    if version == 1:
+        (base / "cpu.shares").write_text(str(1024 * cores))
+    else:
+        (base / "cpu.weight").write_text(str(min(10_000, 100 * cores)))
+
+
 def _v2_place(mount: str) -> CgroupPlace | None:
     root = Path(mount)
     available = [c for c in CONTROLLERS if c in _words(root / "cgroup.controllers")]
@@ -154,6 +168,8 @@ def _v2_place(mount: str) -> CgroupPlace | None:
     base.mkdir(exist_ok=True)
     (base / "cgroup.subtree_control").write_text(enable)
     _probe(base, {name: value for c in available for name, value in _PROBE_VALUES_V2[c].items()})
+    if "cpu" in available:
+        _weigh_bots(base, 2)
     return CgroupPlace(2, {c: base for c in available})
 
 
@@ -166,6 +182,8 @@ def _v1_place() -> CgroupPlace | None:
                     base = Path(mount) / CGROUP_FOLDER
                     base.mkdir(exist_ok=True)
                     _probe(base, _PROBE_VALUES[controller])
+                    if controller == "cpu":
+                        _weigh_bots(base, 1)
                 except OSError:
                     continue
                 bases[controller] = base

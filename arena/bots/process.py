@@ -38,6 +38,7 @@ WARDEN = Path(warden.__file__)
 MAX_DEPTH = 64
 _READ_CHUNK = 65536
 _WARDEN_START_SECONDS = 10.0
+FLUSH_SECTION = "Flush every line"  # of PROTOCOL.md: what a timeout that looks unflushed points to
 
 
 # One encoder for every message (json.dumps builds a new one per call):
@@ -291,6 +292,7 @@ class BotProcess:
         self.frozen = False
         self.thawed_at = 0.0  # time.monotonic() of the last thaw
         self._lines = LineBuffer(limits.max_line_bytes)
+        self._answered = False  # a whole line has come from the bot
         assert self.proc.stdout is not None and self.proc.stdin is not None and self.proc.stderr is not None
         self._stdout_fd = self.proc.stdout.fileno()
         self._stdin_fd = self.proc.stdin.fileno()
@@ -402,14 +404,13 @@ class BotProcess:
         while True:
             line = self._lines.next_line()
             if line is not None:
+                self._answered = True
                 return line
             # Past the deadline the pipe is still looked at once: an answer
             # waiting there came in time, however late the referee looks.
             left = max(0.0, deadline - time.monotonic())
             if not self._readable.poll(_milliseconds(left)):
-                raise BotTimeout(f"no answer within {timeout:g} s" + (
-                    "; a bot that printed its answer must also flush its output (PROTOCOL.md, "
-                    "\"Flush every line\")" if self._lines.buffered == 0 else ""))
+                raise BotTimeout(self._no_answer(timeout))
             try:
                 chunk = os.read(self._stdout_fd, _READ_CHUNK)
             except BlockingIOError:
@@ -419,8 +420,23 @@ class BotProcess:
             if chunk.find(b"\n") == len(chunk) - 1 and not self._lines.buffered and len(chunk) <= self._lines.cap:
                 # The usual answer: one whole line in one read. (What next_line
                 # would give; a longer chunk takes the buffer's cap checks.)
+                self._answered = True
                 return chunk[:-2] if chunk.endswith(b"\r\n") else chunk[:-1]
             self._lines.feed(chunk)
+
+    def _no_answer(self, timeout: float) -> str:
+        """Why a read timed out. Only where the bot may have printed an
+        answer that did not come (a line without its end, or not a single
+        line in its life, as an unflushed output leaves it) is flushing named;
+        a bot whose lines came before was simply slow."""
+        partial = self._lines.buffered
+        if partial:
+            return (f"no answer within {timeout:g} s: {partial} bytes came without a line end; end every "
+                    f"answer with a newline and flush your output (PROTOCOL.md, \"{FLUSH_SECTION}\")")
+        if not self._answered:
+            return (f"no answer within {timeout:g} s; a bot that printed its answer must also flush its output "
+                    f"(PROTOCOL.md, \"{FLUSH_SECTION}\")")
+        return f"no answer within {timeout:g} s"
 
     # -- the warden's reports -------------------------------------------------
 

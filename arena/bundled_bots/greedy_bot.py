@@ -60,11 +60,12 @@ import time
 
 from arena.games.base import State
 from arena.house.evaluations import StateValues, evaluator
-from arena.house.loop import serve
+from arena.house.loop import serve, think_until
 
 NAME = "greedy_bot"
 PLAN_BUDGET = 3000      # own-turn positions expanded per decision, at most
 TIME_SHARE = 0.4        # of the move time, after which positions are scored as they stand
+                        # (and never past loop.RESERVE before its end)
 
 
 def plan_values(state: State, evaluate: StateValues,
@@ -122,7 +123,7 @@ class Greedy:
 
     def decide(self, state: State, seconds: float, received: float) -> int:
         assert self.evaluate is not None, "the loop asks for decisions between start and end"
-        return choose(state, self.evaluate, self.rng, received + TIME_SHARE * seconds)
+        return choose(state, self.evaluate, self.rng, think_until(received, seconds, TIME_SHARE))
 
     def end(self) -> None:
         self.evaluate = None

@@ -25,11 +25,21 @@ of it (``clone``, ``legal_actions``, ``apply_action``, ``chance_request``,
 3. **Anytime.** Samples go round the candidates in rounds; after rounds 2,
    4, 8, ... the worse half is dropped (sequential halving), so the time
    goes to the close calls. When its share of the move time is spent
-   (default 65% of ``timeout_ms`` less a few milliseconds, counted from
-   when the request was read) it plays the first action of the candidate
-   with the best average over the rounds all survivors completed, and
-   remembers the rest of that plan: the next decisions of the same turn are
-   answered at once if the position is the one expected.
+   (default 65% of ``timeout_ms``, counted from when the request was read)
+   it plays the first action of the candidate with the best average over
+   the rounds all survivors completed, and remembers the rest of that plan:
+   the next decisions of the same turn are answered at once if the position
+   is the one expected.
+
+**Safety margin.** However long the move time, the search stops at least
+150 ms before it ends (``arena.house.loop.RESERVE``; so at ``--move-timeout
+0.2`` it thinks for 50 ms), and a simulation or a listing of plans under way
+at its deadline is cut short, not finished. The margin is what the
+referee's clock was measured to count beyond a bot's thinking on a loaded
+machine (being scheduled after its wake-up, reading, answering, the
+machine's pauses), with ``bench/house_bots_under_load.py``; README's "The
+house bots" gives the figures, and ``tests/test_house_bots.py`` plays it at
+0.2 s with both cores loaded.
 
 It never spends more processor time than its process is allowed (the
 referee's CPU limit): as that runs low it thinks less.
@@ -59,11 +69,10 @@ from typing import NoReturn
 from arena.games.base import CHANCE, State
 from arena.games.dice import DiceStreams
 from arena.house.evaluations import StateValues, evaluator
-from arena.house.loop import serve
+from arena.house.loop import serve, think_until
 
 NAME = "search_bot"
-TIME_SHARE = 0.65        # of timeout_ms
-OVERHEAD = 0.008         # seconds kept back for reading, answering and the pipe
+TIME_SHARE = 0.65        # of timeout_ms (and never past loop.RESERVE before its end)
 HARD_SHARE = 0.9         # a fixed sample budget is still cut here
 CANDIDATES = 10          # own-turn plans compared by sampling
 # Turn changes simulated after our plan, per game: in Ciclovia our own next
@@ -116,11 +125,14 @@ class Search:
     def plans(self, state: State, seat: int, deadline: float) -> list[Plan]:
         """Every distinct position our decisions can reach before the turn
         passes or chance acts, with the shortest path there. Past the
-        deadline or the expansion limit, positions are taken as they stand."""
+        expansion limit, positions are taken as they stand; past the
+        deadline, the listing stops at the first plan found (or at once)."""
         found: dict[str, Plan] = {}
         stack: list[tuple[State, list[int]]] = [(state, [])]
         expanded = 0
         while stack:
+            if found and time.perf_counter() > deadline:
+                break  # out of time: choose among the plans listed so far
             here, path = stack.pop()
             if path and (here.current_player() != seat or expanded >= PLAN_LIMIT
                          or time.perf_counter() > deadline):
@@ -153,13 +165,17 @@ class Search:
                 best, best_value = index, value
         return best
 
-    def simulate(self, start: State, seat: int, sample: int) -> float:
+    def simulate(self, start: State, seat: int, sample: int, deadline: float) -> float | None:
         """Our value after the dice of ``sample`` and ``horizon`` turns of
-        one-step play by everyone."""
+        one-step play by everyone; None if the deadline passed first (a
+        long simulation would otherwise run on past it: up to a tenth of a
+        second in Roundabout on a loaded machine)."""
         state = start.clone()
         dice = DiceStreams(sample)
         decider, changes, decisions = seat, 0, 0
         while not state.is_terminal() and decisions < SIMULATION_LIMIT:
+            if time.perf_counter() > deadline:
+                return None
             player = state.current_player()
             if player == CHANCE:
                 state.apply_chance(dice.draw(state.chance_request()))
@@ -204,7 +220,10 @@ class Search:
             if budget is not None and spent >= budget:
                 break
             for plan in alive:
-                plan.values.append(self.simulate(plan.state, seat, base + rounds))
+                value = self.simulate(plan.state, seat, base + rounds, deadline)
+                if value is None:
+                    break  # the round stays incomplete: means count completed rounds only
+                plan.values.append(value)
                 spent += 1
                 self.samples += 1
                 if time.perf_counter() >= deadline:
@@ -281,11 +300,11 @@ class Searcher:
 
     def decide(self, state: State, seconds: float, received: float) -> int:
         share = self.arguments.time_share if self.arguments.samples is None else HARD_SHARE
-        think = min(share * seconds - OVERHEAD, cpu_allowance())
+        deadline = min(think_until(received, seconds, share), received + cpu_allowance())
         assert self.search is not None, "decide before start"
         gc.disable()
         try:
-            return self.search.decide(state, received + max(0.0, think), self.arguments.samples)
+            return self.search.decide(state, deadline, self.arguments.samples)
         finally:
             gc.enable()
 

@@ -21,6 +21,24 @@ from arena.games import get_game
 from arena.games.base import Game, State
 from arena.house.evaluations import evaluated_games, evaluator
 
+# What every decision keeps back from the move time, for what the bot does
+# not control: being scheduled once the referee wakes it, reading and
+# parsing the request, answering, and the pauses of a loaded machine. A
+# house bot thinks until a share of the move time, but never later than
+# this before its end: at --move-timeout 0.2, 50 ms of thinking. Chosen
+# with bench/house_bots_under_load.py (README, "The house bots", has the
+# figures): with both cores busy, the search bot's own time from reading
+# decide to answering reached 101 ms (its thinking 50 ms), the referee's
+# clock 133 ms.
+RESERVE = 0.15
+
+
+def think_until(received: float, seconds: float, share: float) -> float:
+    """When to stop thinking (a ``time.perf_counter`` reading): ``share``
+    of the move time ``seconds`` after the request was ``received``, and
+    never later than RESERVE before the move time is up."""
+    return received + max(0.0, min(share * seconds, seconds - RESERVE))
+
 
 class Player(Protocol):
     def start(self, game_name: str, seed: int) -> None:

@@ -5,7 +5,10 @@ player count the game seats (two to four, the other seats held by the
 bundled random bot), and reads what happened: forfeits, the time each
 decision took against the limit, how much the bot wrote to stderr, and
 whether the same seed gives the same play. Every finding is one line; a
-problem names the section of ``protocol/PROTOCOL.md`` to read. A bot is fit
+problem names the section of ``protocol/PROTOCOL.md`` to read (one of
+``SECTIONS``, each a heading of that document). The bot's stderr of each
+game, and the ``decide`` message of a move it got wrong, are kept in a
+folder of the check's own, which the lines name. A bot is fit
 for a tournament when nothing would make it forfeit: slowness close to the
 limit, a chatty stderr and play that differs on the same seed are said, but
 do not fail it (a bot that thinks by the clock is allowed to).
@@ -13,8 +16,10 @@ do not fail it (a bot that thinks by the clock is allowed to).
 
 from __future__ import annotations
 
+import json
+import re
+import shutil
 import statistics
-import tempfile
 import time
 from dataclasses import dataclass, field
 from enum import Enum
@@ -22,9 +27,11 @@ from pathlib import Path
 
 from arena.bots.discovery import discover, named_bots
 from arena.bots.greeting import greet
+from arena.bots.process import FLUSH_SECTION, encode_line
 from arena.bots.protocol import BotSeat
 from arena.games import GAMES, get_game
-from arena.model import BotSpec, GameRecord, Job, Limits, Termination
+from arena.games.events import replay
+from arena.model import BotSpec, Forfeit, GameRecord, Job, Limits, Termination
 from arena.play.referee import play_game
 from arena.plurals import plural
 from arena.resources import bundled_bots
@@ -32,10 +39,14 @@ from arena.resources import bundled_bots
 PROTOCOL = "protocol/PROTOCOL.md"
 HELLO = "hello (referee → bot), and your answer"
 DECIDE = "decide (referee → bot), and your answer"
+GAME_START = "game_start (referee → bot)"
 FORFEITS = "What loses a game by forfeit"
 LIMITS = "Limits"
-SECTION = {Termination.TIMEOUT: LIMITS, Termination.CRASH: FORFEITS, Termination.BAD_OUTPUT: DECIDE,
-           Termination.ILLEGAL: DECIDE}
+# Every section a finding may name (tests/test_check.py holds each to a heading of PROTOCOL.md).
+SECTIONS = (HELLO, GAME_START, DECIDE, FORFEITS, LIMITS, FLUSH_SECTION)
+# A forfeit's detail that names its own section, as a timeout that looks unflushed does.
+_NAMED_SECTION = re.compile(r'\s*\(PROTOCOL\.md, "([^"]+)"\)')
+SHOWN_ACTIONS = 3  # offered actions an illegal-move finding shows before "and N more"
 FILLER = "random_bot"
 CHECK_SEED = 20240601
 CLOSE_TO_LIMIT = 0.8  # a decision slower than this share of the limit is worth a note
@@ -57,6 +68,10 @@ class Finding:
     level: Level
     text: str
     section: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.section is not None and self.section not in SECTIONS:
+            raise ValueError(f"section {self.section!r} is not one of check.SECTIONS")
 
     def line(self) -> str:
         where = f' (read {PROTOCOL}, "{self.section}")' if self.section else ""
@@ -89,31 +104,34 @@ def find_bots(bot_dirs: list[Path], name: str) -> tuple[BotSpec, BotSpec]:
     return checked, filler
 
 
-def check_bot(spec: BotSpec, filler: BotSpec, limits: Limits) -> Report:
+def check_bot(spec: BotSpec, filler: BotSpec, limits: Limits, folder: Path) -> Report:
+    """Check the bot; its stderr of each game, and the ``decide`` message of
+    a move it got wrong, go to ``folder`` (emptied first: one check's files)."""
     report = Report(spec.name)
     games = _handshake(spec, limits, report)
     if not games:
         return report
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
     times: list[float] = []
     stderr_bytes = 0
     played = 0
-    with tempfile.TemporaryDirectory(prefix="arena-check-") as folder:
-        first: GameRecord | None = None
-        for game in games:
-            for count in range(max(2, get_game(game).min_players), get_game(game).max_players + 1):
-                record, written = _play(spec, filler, game, count, limits, Path(folder))
-                times += record.decision_seconds(0)
-                played += 1
-                stderr_bytes += written
-                _read_game(record, count, limits, report)
-                if first is None and count == 2:
-                    first = record
-        if first is not None:
-            again, written = _play(spec, filler, first.job.game, 2, limits, Path(folder))
+    first: GameRecord | None = None
+    for game in games:
+        for count in range(max(2, get_game(game).min_players), get_game(game).max_players + 1):
+            record, written = _play(spec, filler, game, count, limits, folder)
+            times += record.decision_seconds(0)
+            played += 1
             stderr_bytes += written
-            _same_play(first, again, report)
+            _read_game(record, count, limits, report, folder)
+            if first is None and count == 2:
+                first = record
+    if first is not None:
+        again, written = _play(spec, filler, first.job.game, 2, limits, folder)
+        stderr_bytes += written
+        _same_play(first, again, report)
     _timing(times, limits, report)
-    _stderr(stderr_bytes, played, limits, report)
+    _stderr(stderr_bytes, played, limits, report, folder)
     return report
 
 
@@ -160,19 +178,51 @@ def _play(spec: BotSpec, filler: BotSpec, game: str, count: int, limits: Limits,
     return record, bot.stderr_received
 
 
-def _read_game(record: GameRecord, count: int, limits: Limits, report: Report) -> None:
+def _read_game(record: GameRecord, count: int, limits: Limits, report: Report, folder: Path) -> None:
     where = f"{record.job.game} with {count} players"
     mine = [forfeit for forfeit in record.forfeits if forfeit.seat == 0]
     if mine:
         forfeit = mine[0]
-        limit = (f" (the move time limit is {limits.move_timeout:g} s, --move-timeout)"
-                 if forfeit.termination is Termination.TIMEOUT else "")
-        report.add(Level.PROBLEM, f"{where}: forfeited by {forfeit.termination.value}: {forfeit.detail}{limit}",
-                   SECTION[forfeit.termination])
+        detail, section = _section_for(forfeit)
+        if forfeit.termination is Termination.TIMEOUT:
+            detail += f" (the move time limit is {limits.move_timeout:g} s, --move-timeout)"
+        if forfeit.termination is Termination.ILLEGAL:
+            detail += "; " + _offered(record, limits, folder / f"{record.job.game}-{count}p-decide.json")
+        report.add(Level.PROBLEM, f"{where}: forfeited by {forfeit.termination.value}: {detail}", section)
         return
     decisions = sum(1 for event in record.events if event["kind"] == "decision" and event["seat"] == 0)
     report.add(Level.OK, f"{where}: finished ({record.termination.value}), placed {record.placements[0]} "
                      f"of {count}, {decisions} decision{'s' * (decisions != 1)}")
+
+
+def _section_for(forfeit: Forfeit) -> tuple[str, str]:
+    """The forfeit's detail and the one section of PROTOCOL.md that fits it:
+    the one the detail names (taken out of it), else by how it was lost."""
+    named = _NAMED_SECTION.search(forfeit.detail)
+    if named:
+        return forfeit.detail[:named.start()] + forfeit.detail[named.end():], named.group(1)
+    termination, detail = forfeit.termination, forfeit.detail
+    if termination is Termination.TIMEOUT or "memory limit" in detail or "exceeds the cap" in detail:
+        return detail, LIMITS  # the table of limits: move time, memory, line cap
+    if termination in (Termination.BAD_OUTPUT, Termination.ILLEGAL):
+        return detail, DECIDE  # what an answer looks like
+    return detail, FORFEITS
+
+
+def _offered(record: GameRecord, limits: Limits, path: Path) -> str:
+    """What the bot (seat 0) was offered where it answered an action that
+    was not: the first few, and the whole ``decide`` message, as the
+    referee sent it, written to ``path``."""
+    job = record.job
+    retired = next(n for n, event in enumerate(record.events) if event["kind"] == "retire" and event["seat"] == 0)
+    *_, state = replay(get_game(job.game), len(job.seats), job.options, record.events[:retired])
+    actions = state.legal_actions()
+    path.write_bytes(encode_line({"type": "decide", "state": state.to_json(), "actions": actions,
+                                  "timeout_ms": int(limits.move_timeout * 1000)}))
+    shown = ", ".join(json.dumps(action, separators=(", ", ": ")) for action in actions[:SHOWN_ACTIONS])
+    more = len(actions) - SHOWN_ACTIONS
+    return (f"offered {shown}" + (f" and {more} more" if more > 0 else "")
+            + f"; the decide message is in {path}")
 
 
 def _same_play(first: GameRecord, again: GameRecord, report: Report) -> None:
@@ -184,7 +234,7 @@ def _same_play(first: GameRecord, again: GameRecord, report: Report) -> None:
     at = next((n for n, (a, b) in enumerate(zip(*mine)) if a != b), min(map(len, mine)))
     report.add(Level.NOTE, f"the same seed gives different play ({first.job.game}, from decision {at + 1}): fine "
                        "for a tournament, but its games cannot be reproduced; seed your choices from "
-                       "game_start's seed", "game_start (referee → bot)")
+                       "game_start's seed", GAME_START)
 
 
 def _timing(times: list[float], limits: Limits, report: Report) -> None:
@@ -204,8 +254,8 @@ def _timing(times: list[float], limits: Limits, report: Report) -> None:
         report.add(Level.OK, text)
 
 
-def _stderr(written: int, games: int, limits: Limits, report: Report) -> None:
-    text = f"stderr: {plural(written, 'byte')} over {plural(games + 1, 'game')}"
+def _stderr(written: int, games: int, limits: Limits, report: Report, folder: Path) -> None:
+    text = f"stderr: {plural(written, 'byte')} over {plural(games + 1, 'game')}" + (f", kept in {folder}" if written else "")
     if written > limits.stderr_bytes:
         report.add(Level.NOTE, text + f", over the {limits.stderr_bytes} bytes kept per match: the rest is dropped",
                    LIMITS)

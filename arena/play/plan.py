@@ -60,7 +60,7 @@ def plan_rotations(specs: list[BotSpec], game: str, rounds: int, key: DiceKey,
         round_seed = key.derive(f"match/{game}/{round_number}{option_text(options or {})}")
         for turn in range(count):
             seats = tuple(spec.bot_id for spec in specs[turn:] + specs[:turn])
-            game_key = f"match/{game}/r{round_number}/{'/'.join(seats)}"
+            game_key = f"match/{game}{option_text(options or {})}/r{round_number}/{'/'.join(seats)}"
             jobs.append(Job(game_key, game, seats, round_seed, round_number, len(jobs), dict(options or {})))
     return jobs
 

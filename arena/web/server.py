@@ -82,6 +82,11 @@ class PlaySetup(PersonAgainstBots):
 def bind(port: int) -> socket.socket:
     """A listening socket on 127.0.0.1 (port 0: the system picks one)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # The last server's closed connections stay in TIME-WAIT for a minute:
+    # without SO_REUSEADDR its port could not be listened on again until
+    # they expire. (It still refuses a port another socket listens on.)
+    # uvicorn is handed this socket, so its own binding never applies.
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(("127.0.0.1", port))
     except OSError as exc:
