@@ -311,8 +311,7 @@ def tournament(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[
         _play_with_progress(plan, store, runner, limits, log_dir, missing, board.add_game)
         played = time.perf_counter()
         _say_referee_failures(store)
-        standings = _standings(store)
-        store.write_ratings(json_rows(standings.rows), standings.history, standings.game_keys)
+        _rewrite_ratings(store)
         rated = time.perf_counter()
         index = board.build()
         # The end of the run, timed, for bench/tournament.py and for anyone
@@ -476,8 +475,7 @@ def match(bot_names: tuple[str, ...], game_name: str, rounds: int, seed: int | N
         click.echo("score: " + ", ".join(f"{name} {points[name]:.3f}" for name in bot_names)
                    + f" (of {len(jobs)} games)")
         if store is not None:
-            standings = _standings(store)
-            store.write_ratings(json_rows(standings.rows), standings.history)
+            _rewrite_ratings(store)
             click.echo(f"stored in {db}: `arena leaderboard --db {db}` builds the site with their replays", err=True)
 
 
@@ -567,6 +565,12 @@ def standings(db: Path, output_format: str) -> None:
 def _standings(store: Store) -> Standings:
     names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
     return compute_standings(store.games(solo=False), names)
+
+
+def _rewrite_ratings(store: Store) -> None:
+    """The ratings cache and rating history, from every stored game."""
+    standings = _standings(store)
+    store.write_ratings(json_rows(standings.rows), standings.history, standings.game_keys)
 
 
 @main.command("leaderboard")

@@ -255,7 +255,8 @@ def _timing(times: list[float], limits: Limits, report: Report) -> None:
 
 
 def _stderr(written: int, games: int, limits: Limits, report: Report, folder: Path) -> None:
-    text = f"stderr: {plural(written, 'byte')} over {plural(games + 1, 'game')}" + (f", kept in {folder}" if written else "")
+    text = (f"stderr: {plural(written, 'byte')} over {plural(games + 1, 'game')}"
+            + (f", kept in {folder}" if written else ""))
     if written > limits.stderr_bytes:
         report.add(Level.NOTE, text + f", over the {limits.stderr_bytes} bytes kept per match: the rest is dropped",
                    LIMITS)
