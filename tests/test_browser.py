@@ -840,7 +840,7 @@ def test_a_bound_is_said_in_words_true_of_the_bots_results(bound_site, watched):
     text = arena("standings", cwd=bound_site.root, check=True).stdout
     assert "detour xcrash: lost every game except against ycrash" in text and "never won" not in text
     rows = json.loads(arena("standings", "--format", "json", cwd=bound_site.root, check=True).stdout)
-    bound = {r["bot"]: r for r in rows if r["table"] == "detour" and r["joint_bound"]}
+    bound = {r["bot"]: r for r in rows if r["table_name"] == "detour" and r["joint_bound"]}
     assert {name: (r["joint_bound"], r["joint_tier"]) for name, r in bound.items()} == {
         "xcrash": ("never won", [ids["ycrash"]]), "ycrash": ("never won", [ids["xcrash"]])}
     assert all(r["joint_tier"] is None for r in rows if not r["joint_bound"])
