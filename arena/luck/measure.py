@@ -1,0 +1,128 @@
+"""The luck of every roll of a game, from its record.
+
+The events are replayed on the engine. Before each chance event the state
+says what chance draws (``ChanceRequest``: ``count`` independent dice of
+``sides`` faces, every ordered tuple of values equally likely); each seat's
+luck at that event is the value of the state after the drawn values minus
+the mean value of the states after the outcomes: every ordered tuple where
+there are at most ``ENUMERATED`` of them (two dice: 36; no outcomes are
+merged, since an engine may tell two orders of the same dice apart), else
+``SAMPLES`` tuples drawn uniformly from a generator seeded by the game's
+seed and the event's number (so the figures are reproducible; a sample
+mean has the mean's expectation, which keeps each term's mean zero).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena import results
+from arena.games import SPECS, get_game
+from arena.games.base import ChanceRequest, IllegalAction, InvalidOptions, State
+from arena.games.dice import stream_seed
+from arena.games.events import replay
+from arena.luck.values import PointValues, point_values
+from arena.model import Event, GameRecord, Termination
+
+ENUMERATED = 216   # outcomes enumerated whole (three dice); more are sampled
+SAMPLES = 64       # outcomes sampled where there are more
+
+
+@dataclass(frozen=True)
+class RollLuck:
+    """The luck of one chance event (``event``: its index in the record) for each seat."""
+
+    event: int
+    purpose: str
+    seats: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class GameLuck:
+    """The luck of every chance event of a game and each seat's total."""
+
+    rolls: tuple[RollLuck, ...]
+    totals: tuple[float, ...]
+
+    def adjusted(self, placements: Sequence[int]) -> tuple[float, ...]:
+        """Each seat's luck-adjusted result: its points less its luck."""
+        return tuple(points - luck for points, luck in zip(results.points(placements), self.totals))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"totals": [round(luck, 6) for luck in self.totals],
+                "rolls": [[roll.event, roll.purpose, [round(luck, 6) for luck in roll.seats]]
+                          for roll in self.rolls]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameLuck:
+        return cls(tuple(RollLuck(event, purpose, tuple(seats)) for event, purpose, seats in data["rolls"]),
+                   tuple(data["totals"]))
+
+
+def outcomes(request: ChanceRequest, sampler: random.Random) -> Iterator[tuple[int, ...]]:
+    """The outcomes the expectation is taken over (module docstring)."""
+    faces = range(1, request.sides + 1)
+    if request.sides ** request.count <= ENUMERATED:
+        yield from itertools.product(faces, repeat=request.count)
+        return
+    for _ in range(SAMPLES):
+        yield tuple(sampler.randint(1, request.sides) for _ in range(request.count))
+
+
+def expected_values(state: State, value: PointValues, sampler: random.Random) -> list[float]:
+    """The mean value, per seat, of the states chance can make from ``state``."""
+    request = state.chance_request()
+    totals: list[float] = []
+    count = 0
+    for drawn in outcomes(request, sampler):
+        child = state.clone()
+        child.apply_chance(drawn)
+        values = value(child)
+        totals = values if not totals else [t + v for t, v in zip(totals, values)]
+        count += 1
+    return [total / count for total in totals]
+
+
+def game_luck(game_name: str, players: int, options: dict[str, Any], events: list[Event],
+              seed: int, value: PointValues | None = None) -> GameLuck:
+    """The luck of a recorded game (raises IllegalAction if the events do
+    not replay on the engine, as ``arena.games.events.replay`` does)."""
+    value = value or point_values(game_name, players)
+    rolls: list[RollLuck] = []
+    totals = [0.0] * players
+    states = replay(get_game(game_name), players, options, events)
+    state = next(states)
+    for number, event in enumerate(events):
+        if event["kind"] == "chance":
+            sampler = random.Random(stream_seed(seed, f"luck:{number}"))
+            expected = expected_values(state, value, sampler)
+            state = next(states)
+            actual = value(state)
+            luck = tuple(a - e for a, e in zip(actual, expected))
+            rolls.append(RollLuck(number, event["purpose"], luck))
+            totals = [t + x for t, x in zip(totals, luck)]
+        else:
+            state = next(states)
+    return GameLuck(tuple(rolls), tuple(totals))
+
+
+def with_luck(record: GameRecord) -> GameRecord:
+    """The record with its luck, measured where the game was played (in a
+    worker, in parallel with the others, as its replay is). A game of one
+    seat, of a game without an evaluation, that the referee could not play
+    or whose record does not replay gets none."""
+    job = record.job
+    spec = SPECS.get(job.game)
+    if (spec is None or spec.evaluation is None or len(job.seats) < 2
+            or record.termination is Termination.REFEREE_FAILURE):
+        return record
+    try:
+        luck = game_luck(job.game, len(job.seats), job.options, record.events, job.seed)
+    except (IllegalAction, InvalidOptions, KeyError, IndexError, TypeError, ValueError):
+        return record
+    return dataclasses.replace(record, luck=luck.to_json())
