@@ -22,6 +22,7 @@ printed with their intervals: they should agree (the adjustment has mean zero).
 
     .venv/bin/python bench/luck.py [--units 40] [--games detour,roundabout] [--players 2,4]
         [--pairings greedy_bot:random_bot,search_bot:greedy_bot] [--move-timeout 0.2] [--jobs 2]
+        [--look 0,1]   # the value estimate looking the mover's own decisions ahead: a row each
 """
 
 from __future__ import annotations
@@ -120,7 +121,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="games at once")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples")
-    parser.add_argument("--look", type=int, default=0, help="own decisions the value estimate looks ahead")
+    parser.add_argument("--look", default="0",
+                        help="own decisions the value estimate looks ahead (comma-separated: a row each, same games)")
     args = parser.parse_args()
     try:
         run(args)
@@ -133,7 +135,12 @@ def run(args: argparse.Namespace) -> None:
     games = [g.strip() for g in args.games.split(",") if g.strip()] or sorted(GAMES)
     for name in games:
         get_game(name)
-    counts = [int(n) for n in args.players.split(",") if n.strip()]
+    try:
+        counts = [int(n) for n in args.players.split(",") if n.strip()]
+        args.looks = [int(n) for n in args.look.split(",") if n.strip()]
+    except ValueError:
+        raise ArenaError(f"--players and --look take comma-separated whole numbers, got "
+                         f"{args.players!r} and {args.look!r}") from None
     pairings = [tuple(p.split(":")) for p in args.pairings.split(",") if p.strip()]
     if args.units < 2 or args.jobs < 1 or args.move_timeout <= 0:
         raise ArenaError("--units must be at least 2, --jobs at least 1, --move-timeout positive")
@@ -150,9 +157,9 @@ def measure(args: argparse.Namespace, games: list[str], counts: list[int], pairi
             bots: dict[str, BotSpec], limits: Limits) -> None:
     print(f"# python bench/luck.py {' '.join(sys.argv[1:])}")
     print(f"# {args.units} units per row, move timeout {args.move_timeout:g} s, seed {args.seed}, "
-          f"{args.jobs} jobs, {os.cpu_count()} cores, look {args.look}, "
+          f"{args.jobs} jobs, {os.cpu_count()} cores, "
           f"{args.resamples} bootstrap resamples (percentile intervals over units)\n")
-    print(f"{'game':11} {'k':>2} {'first vs second':24} {'games':>5} {'raw mean':>12} {'adjusted':>12} "
+    print(f"{'game':11} {'k':>2} {'first vs second':24} {'look':>4} {'games':>5} {'raw mean':>12} {'adjusted':>12} "
           f"{'adj/raw [95%]':>22} {'adj/paired [95%]':>22} {'adj+paired/raw [95%]':>22} {'luck s/game':>11}")
     for game in games:
         for players in counts:
@@ -163,16 +170,21 @@ def measure(args: argparse.Namespace, games: list[str], counts: list[int], pairi
                 specs = [first] + [second] * (players - 1)
                 jobs = plan_rotations(specs, game, args.units, DiceKey.from_seed(args.seed))
                 records = play(jobs, [first, second], limits, args.jobs, f"{game} {players}p {first_name}")
-                units, spent = units_of(records, first, args.look)
-                found = ratios(units)
-                intervals = bootstrap(units, args.resamples, args.seed)
-                raw = [game_[0] for unit in units for game_ in unit]
-                adjusted = [game_[1] for unit in units for game_ in unit]
-                cells = [f"{value:6.2f} [{low:.2f}, {high:.2f}]" for value, (low, high) in zip(found, intervals)]
-                print(f"{game:11} {players:2} {first_name + ' vs ' + second_name:24} {len(raw):5} "
-                      f"{mean_interval(raw):>12} {mean_interval(adjusted):>12} "
-                      f"{cells[0]:>22} {cells[1]:>22} {cells[2]:>22} {spent / len(raw):11.3f}", flush=True)
+                for look in args.looks:
+                    print_row(game, players, f"{first_name} vs {second_name}", look,
+                              *units_of(records, first, look), args)
 
+
+def print_row(game: str, players: int, pairing: str, look: int, units: list[Unit], spent: float,
+              args: argparse.Namespace) -> None:
+    found = ratios(units)
+    intervals = bootstrap(units, args.resamples, args.seed)
+    raw = [result[0] for unit in units for result in unit]
+    adjusted = [result[1] for unit in units for result in unit]
+    cells = [f"{value:6.2f} [{low:.2f}, {high:.2f}]" for value, (low, high) in zip(found, intervals)]
+    print(f"{game:11} {players:2} {pairing:24} {look:4} {len(raw):5} "
+          f"{mean_interval(raw):>12} {mean_interval(adjusted):>12} "
+          f"{cells[0]:>22} {cells[1]:>22} {cells[2]:>22} {spent / len(raw):11.3f}", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -14,7 +14,6 @@ mean has the mean's expectation, which keeps each term's mean zero).
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import random
 from collections.abc import Iterator, Sequence
@@ -22,12 +21,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena import results
-from arena.games import SPECS, get_game
-from arena.games.base import ChanceRequest, IllegalAction, InvalidOptions, State
+from arena.games import get_game
+from arena.games.base import ChanceRequest, State
 from arena.games.dice import stream_seed
 from arena.games.events import replay
 from arena.luck.values import PointValues, point_values
-from arena.model import Event, GameRecord, Termination
+from arena.model import Event
 
 ENUMERATED = 216   # outcomes enumerated whole (three dice); more are sampled
 SAMPLES = 64       # outcomes sampled where there are more
@@ -110,19 +109,3 @@ def game_luck(game_name: str, players: int, options: dict[str, Any], events: lis
             state = next(states)
     return GameLuck(tuple(rolls), tuple(totals))
 
-
-def with_luck(record: GameRecord) -> GameRecord:
-    """The record with its luck, measured where the game was played (in a
-    worker, in parallel with the others, as its replay is). A game of one
-    seat, of a game without an evaluation, that the referee could not play
-    or whose record does not replay gets none."""
-    job = record.job
-    spec = SPECS.get(job.game)
-    if (spec is None or spec.evaluation is None or len(job.seats) < 2
-            or record.termination is Termination.REFEREE_FAILURE):
-        return record
-    try:
-        luck = game_luck(job.game, len(job.seats), job.options, record.events, job.seed)
-    except (IllegalAction, InvalidOptions, KeyError, IndexError, TypeError, ValueError):
-        return record
-    return dataclasses.replace(record, luck=luck.to_json())

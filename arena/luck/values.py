@@ -16,6 +16,7 @@ it removes.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable
@@ -33,8 +34,10 @@ FLOOR = 1e-9  # the least chance a log ratio is taken of (a retired seat's is 0)
 PointValues = Callable[[State], list[float]]  # a state to each seat's expected points
 
 
+@functools.cache
 def load_calibration() -> dict[str, dict[str, Any]]:
-    """The fitted slopes, ``{game: {players: {"slope": ..., ...}}}``."""
+    """The fitted slopes, ``{game: {players: {"slope": ..., ...}}}`` (read
+    once: a worker measures every game's luck with them)."""
     text = resources.files(__package__).joinpath(CALIBRATION).read_text(encoding="utf-8")
     data: dict[str, dict[str, Any]] = json.loads(text)["games"]
     return data
