@@ -482,12 +482,18 @@ def test_a_stopped_worker_is_removed_and_its_games_played_elsewhere(bots, refere
                             return number
                     return None
 
-                number = wait_for(playing_a_match, 120, "a match's bots on a worker")
+                try:
+                    number = wait_for(playing_a_match, 120, "a match's bots on a worker")
+                except AssertionError as waited:
+                    _, err = finish(run, timeout=10)  # arena's stacks if it still runs, else what it said
+                    raise AssertionError(f"{waited}; arena said:\n{err}") from None
                 victim = cluster.workers[number]
                 os.killpg(victim.pid, signal.SIGSTOP)
-                _, err = finish(run, timeout=240)
+                try:
+                    _, err = finish(run, timeout=240)
+                finally:
+                    os.killpg(victim.pid, signal.SIGKILL)
             finally:
-                os.killpg(victim.pid, signal.SIGKILL)
                 finish(run, timeout=10)
             assert run.returncode == 0, err
         finally:

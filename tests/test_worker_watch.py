@@ -70,10 +70,13 @@ def signal_a_worker_mid_run(signum: int) -> tuple[Callable[[GameRecord], None], 
     """An ``on_game`` that, as the first game is stored (the workers are
     in their matches then), sends ``signum`` to one worker."""
     hit: list[int] = []
+    # Only this run's workers: a worker of an earlier test of the session
+    # may not have been joined yet, and stopping it would prove nothing.
+    earlier = {worker.pid for worker in workers()}
 
     def on_game(record: GameRecord) -> None:
         if not hit:
-            [first, *_] = workers()
+            [first, *_] = [worker for worker in workers() if worker.pid not in earlier]
             hit.append(first.pid)
             os.kill(first.pid, signum)
 
