@@ -30,7 +30,7 @@ from arena.games.replays import with_replay
 from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
 from arena.play.check import check_bot, find_bots
 from arena.play.executors import Executor, LocalExecutor, make_executor
-from arena.play.gauntlet import Progress, plan_gauntlet, run_gauntlet, summary
+from arena.play.gauntlet import Progress, check_luck_measurable, plan_gauntlet, run_gauntlet, summary
 from arena.play.human import HumanSeat
 from arena.play.match import match_log_dir, play_match
 from arena.play.person import PersonAgainstBots
@@ -708,6 +708,9 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
 @click.option("--sprt", "sprt_elos", default=None, metavar="ELO0,ELO1",
               help="Stop when a sequential test (pentanomial GSPRT, logistic Elo) accepts H0: the candidate "
                    "is ELO0 stronger, or H1: ELO1 stronger.")
+@click.option("--luck-adjusted", is_flag=True,
+              help="With --sprt: test the candidate's luck-adjusted pair scores (points less the luck of the "
+                   "dice; a normal GSPRT, see README) instead of the pentanomial counts.")
 @click.option("--alpha", type=float, default=0.05, show_default=True,
               help="With --sprt: the chance of accepting H1 when H0 holds.")
 @click.option("--beta", type=float, default=0.05, show_default=True,
@@ -726,7 +729,8 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
               show_default=True)
 @_fail_cleanly
 def gauntlet(candidate: str, opponents: tuple[str, ...], game_names: str, option_texts: tuple[str, ...],
-             sprt_elos: str | None, alpha: float, beta: float, max_pairs: int | None, workers: int, seed: int | None,
+             sprt_elos: str | None, luck_adjusted: bool, alpha: float, beta: float, max_pairs: int | None,
+             workers: int, seed: int | None,
              bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: float, db: Path, log_dir: Path | None,
              output_format: str) -> None:
     """Play CANDIDATE against each --vs bot in seat-swapped pairs, optionally until an SPRT decides."""
@@ -736,6 +740,8 @@ def gauntlet(candidate: str, opponents: tuple[str, ...], game_names: str, option
         raise ArenaError(str(exc)) from None
     if sprt is None and not (0 < alpha < 1 and 0 < beta < 1):
         raise ArenaError("--alpha and --beta must lie strictly between 0 and 1")
+    if luck_adjusted and sprt is None:
+        raise ArenaError("--luck-adjusted is a sequential test: it needs --sprt ELO0,ELO1")
     limit = max_pairs or (2000 if sprt else 100)
     games = [g.strip() for g in game_names.split(",") if g.strip()]
     request = check_request(games or None, [2], list(option_texts))
@@ -744,10 +750,13 @@ def gauntlet(candidate: str, opponents: tuple[str, ...], game_names: str, option
     check_database(db)
     planned = plan_gauntlet(list(bot_dirs), candidate, list(opponents), request, bool(games),
                             dice_key_for(db, seed), limits)
+    if luck_adjusted:
+        check_luck_measurable(planned)
     matchups = ", ".join(f"{m.opponent.name} at {m.game}" for m in planned.matchups)
     click.echo(f"gauntlet: {candidate} against {matchups}; logs in {log_dir}; at most {limit} pairs"
                + (f", SPRT H0 elo {sprt.elo0:g} vs H1 elo {sprt.elo1:g}, bounds "
-                  f"{sprt.bounds[0]:.2f} {sprt.bounds[1]:.2f}" if sprt else ""), err=True)
+                  f"{sprt.bounds[0]:.2f} {sprt.bounds[1]:.2f}" if sprt else "")
+               + (" on luck-adjusted pair scores" if luck_adjusted else ""), err=True)
 
     def report(progress: Progress, played: int) -> None:
         line = _gauntlet_line(summary(progress, sprt))
@@ -757,7 +766,7 @@ def gauntlet(candidate: str, opponents: tuple[str, ...], game_names: str, option
         _keep_dice_key(store, planned.key)
         _setup_logging(log_dir)
         progress = run_gauntlet(planned, store, LocalExecutor(workers), limits, log_dir, sprt, limit, 2 * workers,
-                                report)
+                                report, luck_adjusted)
     result = summary(progress, sprt)
     if output_format == "json":
         click.echo(json.dumps(result, indent=2))
@@ -768,7 +777,10 @@ def gauntlet(candidate: str, opponents: tuple[str, ...], game_names: str, option
 
 def _gauntlet_line(result: dict[str, Any]) -> str:
     counts = " ".join(f"{name} {count}" for name, count in result["pentanomial"].items())
+    adjusted = result.get("adjusted")
     return (f"pairs {result['pairs']} [{counts}] score {result['score']:.3f} elo {elo_text(result)}"
+            + (f"; adjusted score {adjusted['score']:.3f} ± {adjusted['error']:.3f} elo {elo_text(adjusted)}"
+               if adjusted else "")
             + (f"; LLR {result['llr']:.2f} ({result['bounds'][0]:.2f}, {result['bounds'][1]:.2f})"
                if "llr" in result else ""))
 

@@ -1,6 +1,8 @@
-"""The gauntlet: the pentanomial SPRT against reference values, and the
-command as a real process: a clearly better bot accepted, equal bots not,
-an interrupted run resumed without repeating a game, bad input refused."""
+"""The gauntlet: the pentanomial SPRT against reference values, the
+luck-adjusted normal GSPRT against an independent computation and by its
+simulated error rates, and the command as a real process: a clearly better
+bot accepted (on raw and on luck-adjusted scores), equal bots not, an
+interrupted run resumed without repeating a game, bad input refused."""
 
 from __future__ import annotations
 
@@ -9,19 +11,26 @@ import io
 import json
 import math
 import os
+import random
 import re
 import signal
 import sqlite3
+import statistics
 import subprocess
+import sys
 import time
 from contextlib import closing
 
 import pytest
 from support import ARENA, REPO, arena, arena_environment, python_bot, random_bots
 
+from arena import results
 from arena.bots.discovery import discover
+from arena.luck.measure import game_luck
 from arena.model import DiceKey, GameRecord
 from arena.play.gauntlet import Gauntlet, Matchup, Progress, summary
+from arena.stats import adjusted_sprt
+from arena.stats.adjusted_sprt import Moments, llr_normal
 from arena.stats.pentanomial import MIN_PAIRS, PairStats
 from arena.stats.sprt import (
     Sprt,
@@ -105,6 +114,90 @@ def test_the_gauntlet_and_the_standings_estimate_alike():
     assert summary(Progress([0] * 5), None)["interval_missing"] == "too few pairs (0 < 10)"
 
 
+def test_the_adjusted_llr_by_hand():
+    """elo1 = 400 log10(3) expects 3/4 a game, elo0 = 0 a half. For pair
+    scores 1/4, 1, 1/2, 5/4 the mean square deviations are 7/32 from 1/2
+    and 5/32 from 3/4, so the LLR is 4/2 log(7/5)."""
+    elo1 = 400 * math.log10(3)
+    assert logistic_score(elo1) == pytest.approx(0.75)
+    assert llr_normal(0, elo1, Moments.of([0.25, 1.0, 0.5, 1.25])) == pytest.approx(2 * math.log(1.4), abs=1e-12)
+    assert llr_normal(0, 50, Moments()) == 0.0
+
+
+def _normal_log_likelihood(scores, mean):
+    """The log-likelihood of the scores as normal draws of this mean, with
+    the variance that maximises it, summed from the density itself."""
+    sigma = math.sqrt(statistics.fmean((x - mean) ** 2 for x in scores))
+    return sum(math.log(statistics.NormalDist(mean, sigma).pdf(x)) for x in scores), sigma
+
+
+@pytest.mark.parametrize("elo0, elo1", [(0, 50), (-10, 10), (100, 300)])
+def test_the_adjusted_llr_is_the_normal_generalized_likelihood_ratio(elo0, elo1):
+    """Computed independently: the normal densities' log-likelihood under
+    each hypothesis's mean, at the variance that maximises it (checked
+    against its neighbours); near each other, fishtest's first-order form
+    LLR_alt2 agrees."""
+    chooser = random.Random(7)
+    scores = [chooser.choice([0.0, 0.5, 1.0]) - chooser.gauss(0, 0.3) for _ in range(37)]
+    (h0, sigma0), (h1, _) = (_normal_log_likelihood(scores, logistic_score(elo)) for elo in (elo0, elo1))
+    for nearby in (0.99 * sigma0, 1.01 * sigma0):
+        assert sum(math.log(statistics.NormalDist(logistic_score(elo0), nearby).pdf(x)) for x in scores) < h0
+    moments = Moments.of(scores)
+    assert llr_normal(elo0, elo1, moments) == pytest.approx(h1 - h0, rel=1e-9)
+    assert llr_normal(elo1, elo0, moments) == pytest.approx(h0 - h1, rel=1e-9)
+    s0, s1 = logistic_score(0), logistic_score(2)
+    alt2 = len(scores) * (s1 - s0) * (2 * moments.mean - s0 - s1) / (2 * moments.variance)
+    assert llr_normal(0, 2, moments) == pytest.approx(alt2, rel=0.02)
+
+
+def test_moments_estimates_and_the_wait_for_min_pairs():
+    scores = [0.9, 0.92, 0.88, 0.91, 0.93, 0.89, 0.9, 0.92, 0.91, 0.9, 0.89]
+    grown = Moments()
+    for score in scores:
+        grown = grown.add(score)
+    assert grown.pairs == len(scores) and grown.mean == pytest.approx(statistics.fmean(scores))
+    assert grown.variance == pytest.approx(statistics.pvariance(scores))
+    assert grown.error == pytest.approx(math.sqrt(statistics.pvariance(scores) / len(scores)))
+    sprt = Sprt(0, 400)  # a wide test whose LLR is past its bound from the first pairs
+    early = Moments.of(scores[:MIN_PAIRS - 1])
+    assert adjusted_sprt.llr(sprt, early) > sprt.bounds[1] and adjusted_sprt.verdict(sprt, early) is None
+    assert adjusted_sprt.verdict(sprt, Moments.of(scores)) == "H1 accepted"
+    found = adjusted_sprt.estimate(Moments.of(scores))
+    assert found["score"] == pytest.approx(statistics.fmean(scores), abs=1e-4)
+    assert found["elo_low"] < found["elo"] < found["elo_high"] and found["interval_missing"] is None
+    assert adjusted_sprt.estimate(early)["interval_missing"] == f"too few pairs ({MIN_PAIRS - 1} < {MIN_PAIRS})"
+    beyond = adjusted_sprt.estimate(Moments.of([1.2] * MIN_PAIRS))
+    assert beyond["elo"] is None and beyond["elo_bound"] == "adjusted score 1.200 is not between 0 and 1"
+    progress = Progress(luck_adjusted=True, adjusted=Moments.of(scores))
+    out = summary(progress, sprt)
+    assert out["test"] == "luck-adjusted" and out["verdict"] == "H1 accepted"
+    assert out["llr"] == pytest.approx(adjusted_sprt.llr(sprt, Moments.of(scores)), abs=1e-4)
+    assert "adjusted" not in summary(Progress([1, 2, 3, 2, 1]), sprt)
+
+
+def test_simulated_error_rates_of_the_adjusted_test_are_within_alpha_and_beta():
+    """bench/sprt_luck.py's simulation, small: adjusted scores with 0.39 of
+    the raw variance (Detour, search against greedy), 0,50 at alpha = beta
+    = 0.05, 1,000 gauntlets at each end: each error rate within three
+    standard errors of 5%, and fewer pairs than the pentanomial test needs
+    (about 150 at either end, bench/sprt_luck.py)."""
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        from sprt_luck import rates, simulate
+    finally:
+        sys.path.remove(str(REPO / "bench"))
+    chooser = random.Random(11)
+    sprt, runs = Sprt(0, 50), 1000
+    slack = 3 * math.sqrt(0.05 * 0.95 / runs)
+    at_elo0, pairs0 = rates([simulate(sprt, 0, 0.39, 4, 20_000, chooser, pentanomial=False)["adjusted"]
+                             for _ in range(runs)])
+    at_elo1, pairs1 = rates([simulate(sprt, 50, 0.39, 4, 20_000, chooser, pentanomial=False)["adjusted"]
+                             for _ in range(runs)])
+    assert at_elo0["H1 accepted"] <= sprt.alpha + slack and at_elo1["H0 accepted"] <= sprt.beta + slack
+    assert at_elo0["inconclusive"] == at_elo1["inconclusive"] == 0
+    assert pairs0 < 100 and pairs1 < 100
+
+
 def _keys(folder):
     """The stored games' keys; none while the database is still being made
     (its file exists from the moment it is opened, before its tables)."""
@@ -126,6 +219,39 @@ def test_a_clearly_better_bot_is_accepted_quickly(tmp_path):
     pairs = int(re.search(r"pairs (\d+)", run.stdout).group(1))
     assert pairs <= 40 and len(_keys(tmp_path)) == 2 * pairs
     assert re.search(r"LLR [\d.]+ \(-2\.94, 2\.94\)", run.stderr)
+
+
+@pytest.mark.slow
+def test_a_luck_adjusted_gauntlet_reaches_a_verdict_on_the_adjusted_scores(tmp_path):
+    """Greedy against random at Detour on luck-adjusted pair scores: H1
+    accepted; the adjusted score is the mean over the stored games of the
+    candidate's points less its luck, measured again here from each stored
+    record; a rerun reads the same from the store alone and says so."""
+    args = ("gauntlet", "greedy_bot", "--vs", "random_bot", "--games", "detour", "--sprt", "0,50", "--luck-adjusted",
+            "--move-timeout", "0.05", "--jobs", "2", "--seed", "3", "--bots", str(REPO / "bots"))
+    run = arena(*args, "--format", "json", cwd=tmp_path, check=True, tmpdir=tmp_path)
+    result = json.loads(run.stdout)
+    assert result["test"] == "luck-adjusted" and result["verdict"] == "H1 accepted", run.stderr
+    assert "on luck-adjusted pair scores" in run.stderr and "; adjusted score " in run.stderr
+    adjusted = result["adjusted"]
+    assert adjusted["pairs"] == result["pairs"] >= MIN_PAIRS and adjusted["elo_low"] > 0
+    with Store(tmp_path / "gauntlet.db") as store:
+        games = list(store.games())
+        assert len(games) == 2 * result["pairs"]
+        measured = []
+        for game in games:
+            luck = game_luck(game.game, 2, game.options, store.events(game.key), game.seed)
+            seat = 0 if game.seats[0].startswith("greedy_bot@") else 1
+            measured.append(results.points(game.placements)[seat] - luck.totals[seat])
+    assert adjusted["score"] == pytest.approx(statistics.fmean(measured), abs=1e-4)
+    pair_scores = [(a + b) / 2 for a, b in zip(measured[::2], measured[1::2])]
+    assert adjusted["error"] == pytest.approx(math.sqrt(statistics.pvariance(pair_scores) / len(pair_scores)),
+                                              abs=1e-4)
+    again = arena(*args, cwd=tmp_path, check=True, tmpdir=tmp_path)
+    assert "(stored)" in again.stderr and "games played" not in again.stderr
+    assert again.stdout.startswith(f"H1 accepted: greedy_bot pairs {result['pairs']} [")
+    assert f"adjusted score {adjusted['score']:.3f} ± {adjusted['error']:.3f} elo " in again.stdout
+    assert f"LLR {result['llr']:.2f} (-2.94, 2.94)" in again.stdout
 
 
 def test_a_bot_against_a_copy_of_itself_does_not_accept_h1(tmp_path):
@@ -201,6 +327,7 @@ def test_an_interrupted_gauntlet_resumes_without_repeating_a_game(tmp_path):
     (["rand_a", "--vs", "rand_b", "--sprt", "0,50", "--alpha", "1.5"], "--alpha must lie strictly between 0 and 1"),
     (["rand_a", "--vs", "only_slyyde", "--games", "ciclovia"], "only_slyyde does not play ciclovia"),
     (["rand_a", "--vs", "rand_a"], "cannot also be an opponent"),
+    (["rand_a", "--vs", "rand_b", "--luck-adjusted"], "--luck-adjusted is a sequential test: it needs --sprt"),
 ])
 def test_bad_input_is_one_line_and_nothing_is_stored(tmp_path, args, message):
     random_bots(tmp_path / "bots", ["rand_a", "rand_b"])

@@ -16,16 +16,17 @@ import venv
 from pathlib import Path
 
 import pytest
-from support import REPO
+from support import REPO, random_bots
 
 pytestmark = pytest.mark.slow
 
 
-def _run(*command: str | Path, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
+def _run(*command: str | Path, cwd: Path, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
     result = subprocess.run([str(part) for part in command], cwd=cwd, env=env, capture_output=True, text=True,
                             timeout=timeout)
-    assert result.returncode == 0, f"{command} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}"
+    assert result.returncode == 0 or not check, \
+        f"{command} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}"
     return result
 
 
@@ -77,6 +78,17 @@ def test_a_tournament_plays_pig_from_its_own_distribution_and_the_site_shows_it(
     page = pages[0].read_text()
     assert "data/drawing-pig.js" in page and "data/board-pig.js" in page and 'id="replay-data"' in page
     assert "data/drawing-pig.css" in page and (site / "data" / "drawing-pig.css").is_file()
+
+
+def test_a_luck_adjusted_gauntlet_refuses_a_game_without_an_evaluation(pig_venv, tmp_path):
+    """Luck is measured with the house evaluation, which pig does not
+    bring: one line, before any game, and no database."""
+    random_bots(tmp_path / "bots", ["rand_a", "rand_b"])
+    run = _run(pig_venv / "bin" / "arena", "gauntlet", "rand_a", "--vs", "rand_b", "--games", "pig", "--sprt", "0,50",
+               "--luck-adjusted", "--bots", tmp_path / "bots", cwd=tmp_path, check=False)
+    assert run.returncode == 1 and len(run.stderr.strip().splitlines()) == 1, run.stderr
+    assert run.stderr.startswith("Error: --luck-adjusted cannot measure the luck of pig: pig brings no evaluation")
+    assert not (tmp_path / "gauntlet.db").exists()
 
 
 def test_the_plug_ins_own_tests_pass_beside_the_installed_arena(pig_venv, tmp_path):

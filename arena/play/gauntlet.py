@@ -10,6 +10,13 @@ the dice key (kept in the gauntlet's database), the table and that number
 So the plan of the first N pairs is the same in every run: a rerun counts
 the pairs already stored first, then plays on from where it stopped, and
 no game is ever played twice.
+
+With ``luck_adjusted`` the test is the normal GSPRT on the candidate's
+luck-adjusted pair scores (arena.stats.adjusted_sprt) instead of the
+pentanomial one: each game's adjusted result is measured from its record
+(:func:`candidate_adjusted`), by this process as the game comes back from
+its worker while the others play on, or from the store for a game an
+earlier run played.
 """
 
 from __future__ import annotations
@@ -22,11 +29,15 @@ from typing import Any
 from arena import results
 from arena.bots.discovery import discover, named_bots
 from arena.errors import ArenaError
-from arena.model import BotSpec, DiceKey, Job, Limits
+from arena.luck.measure import game_luck
+from arena.luck.values import point_values
+from arena.model import BotSpec, DiceKey, Event, GameRecord, Job, Limits, Termination
 from arena.play.executors import Executor
 from arena.play.plan import option_text
 from arena.play.probe import probe_bots
 from arena.play.tournament import Plan, Request, play_missing
+from arena.stats import adjusted_sprt
+from arena.stats.adjusted_sprt import Moments
 from arena.stats.pentanomial import PairStats
 from arena.stats.sprt import NAMES, OUTCOMES, Sprt, pair_outcome
 from arena.store import Store
@@ -98,18 +109,70 @@ def plan_gauntlet(bot_dirs: list[Path], candidate: str, opponents: list[str], re
     return Gauntlet(found[candidate], matchups, key)
 
 
+def check_luck_measurable(gauntlet: Gauntlet) -> None:
+    """Refuse, before any game is played, a luck-adjusted gauntlet at a game
+    whose luck cannot be measured (one without a house evaluation)."""
+    for game in sorted({matchup.game for matchup in gauntlet.matchups}):
+        try:
+            point_values(game, 2)
+        except ArenaError as error:
+            raise ArenaError(f"--luck-adjusted cannot measure the luck of {game}: {error}") from None
+
+
 # The outcome of a pair one of whose games is a referee failure: played,
 # but with no result to count.
 VOID = -1
 
 
+def candidate_adjusted(job: Job, events: list[Event], placements: results.Placements, candidate: str) -> float:
+    """The candidate's luck-adjusted result in one game from its record:
+    its points less the luck the dice gave it (arena.luck.measure)."""
+    luck = game_luck(job.game, len(job.seats), job.options, events, job.seed)
+    return luck.adjusted(placements)[job.seats.index(candidate)]
+
+
+@dataclass
+class AdjustedResults:
+    """The candidate's luck-adjusted result in each game, by key: measured
+    from a game's record as its worker hands it back (``note``, called
+    while the other workers play on), else from the stored record (a game
+    an earlier run played)."""
+
+    store: Store
+    candidate: str
+    measured: dict[str, float] = field(default_factory=dict)
+
+    def note(self, record: GameRecord) -> None:
+        if record.termination is not Termination.REFEREE_FAILURE:
+            self.measured[record.job.key] = candidate_adjusted(record.job, record.events, record.placements,
+                                                               self.candidate)
+
+    def of(self, job: Job, placements: results.Placements) -> float:
+        if job.key in self.measured:
+            return self.measured.pop(job.key)
+        return candidate_adjusted(job, self.store.events(job.key), placements, self.candidate)
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """A counted pair: its pentanomial outcome (or VOID) and, with
+    --luck-adjusted, the candidate's mean adjusted result per game."""
+
+    outcome: int
+    adjusted: float | None = None
+
+
 @dataclass
 class Progress:
     """Pairs counted so far: pentanomial counts for the candidate, in order,
-    and the pairs played without a result (``void``), which are skipped."""
+    the pairs played without a result (``void``), which are skipped, and
+    with ``luck_adjusted`` the moments of the adjusted pair scores, which
+    the test is then run on."""
 
     counts: list[int] = field(default_factory=lambda: [0] * OUTCOMES)
     void: int = 0
+    luck_adjusted: bool = False
+    adjusted: Moments = Moments()
 
     @property
     def pairs(self) -> int:
@@ -120,55 +183,70 @@ class Progress:
         """The number of the next pair to count."""
         return self.pairs + self.void
 
-    def add(self, outcome: int) -> None:
-        if outcome == VOID:
+    def add(self, pair: PairResult) -> None:
+        if pair.outcome == VOID:
             self.void += 1
-        else:
-            self.counts[outcome] += 1
+            return
+        self.counts[pair.outcome] += 1
+        if pair.adjusted is not None:
+            self.adjusted = self.adjusted.add(pair.adjusted)
+
+    def llr(self, sprt: Sprt) -> float:
+        return adjusted_sprt.llr(sprt, self.adjusted) if self.luck_adjusted else sprt.llr(self.counts)
+
+    def verdict(self, sprt: Sprt) -> str | None:
+        return adjusted_sprt.verdict(sprt, self.adjusted) if self.luck_adjusted else sprt.verdict(self.counts)
 
 
-def stored_outcomes(store: Store, gauntlet: Gauntlet, start: int, stop: int) -> Iterator[int | None]:
-    """The pentanomial outcome of each pair from ``start`` to ``stop``,
-    VOID for a pair with a referee failure, or None for a pair not wholly
-    stored."""
+def stored_outcomes(store: Store, gauntlet: Gauntlet, start: int, stop: int,
+                    adjusted: AdjustedResults | None = None) -> Iterator[PairResult | None]:
+    """The result of each pair from ``start`` to ``stop`` (with ``adjusted``,
+    its adjusted score too), VOID for a pair with a referee failure, or None
+    for a pair not wholly stored."""
     failed = {key for key, _, _ in store.referee_failures()}
     for number in range(start, stop):
         a, b = gauntlet.pair(number)
         if a.key in failed or b.key in failed:
-            yield VOID
+            yield PairResult(VOID)
             continue
         placements = store.placements([a.key, b.key])
         if a.key not in placements or b.key not in placements:
             yield None
             continue
         candidate_points = (results.points(placements[a.key])[0], results.points(placements[b.key])[1])
-        yield pair_outcome(candidate_points)
+        score = None if adjusted is None else \
+            (adjusted.of(a, placements[a.key]) + adjusted.of(b, placements[b.key])) / 2
+        yield PairResult(pair_outcome(candidate_points), score)
 
 
 def run_gauntlet(gauntlet: Gauntlet, store: Store, executor: Executor, limits: Limits, log_dir: Path | None,
                  sprt: Sprt | None, max_pairs: int, batch: int,
-                 report: Callable[[Progress, int], None] = lambda progress, played: None) -> Progress:
+                 report: Callable[[Progress, int], None] = lambda progress, played: None,
+                 luck_adjusted: bool = False) -> Progress:
     """Count the pairs already stored (in order, up to the first missing
     one), then play batches of ``batch`` pairs until the test accepts a
     hypothesis or ``max_pairs`` are counted. ``report`` hears the progress
-    after the stored pairs and after each batch, with the games it played."""
+    after the stored pairs and after each batch, with the games it played.
+    With ``luck_adjusted`` the test runs on adjusted pair scores."""
     store.keep_dice_key(gauntlet.key)
     store.add_bots(list(gauntlet.specs.values()))
-    progress = Progress()
-    for outcome in stored_outcomes(store, gauntlet, 0, max_pairs):
-        if outcome is None:
+    progress = Progress(luck_adjusted=luck_adjusted)
+    adjusted = AdjustedResults(store, gauntlet.candidate.bot_id) if luck_adjusted else None
+    for pair in stored_outcomes(store, gauntlet, 0, max_pairs, adjusted):
+        if pair is None:
             break
-        progress.add(outcome)
+        progress.add(pair)
     if progress.next:
         report(progress, 0)
-    while progress.next < max_pairs and not (sprt and sprt.verdict(progress.counts)):
+    while progress.next < max_pairs and not (sprt and progress.verdict(sprt)):
         start, stop = progress.next, min(max_pairs, progress.next + batch)
         jobs = [job for number in range(start, stop) for job in gauntlet.pair(number)]
-        played = play_missing(Plan(jobs, gauntlet.specs, []), store, executor, limits, log_dir)
-        for outcome in stored_outcomes(store, gauntlet, start, stop):
-            if outcome is None:
+        played = play_missing(Plan(jobs, gauntlet.specs, []), store, executor, limits, log_dir,
+                              adjusted.note if adjusted else lambda record: None)
+        for pair in stored_outcomes(store, gauntlet, start, stop, adjusted):
+            if pair is None:
                 raise ArenaError("a planned game was not stored; run the same command again to resume")
-            progress.add(outcome)
+            progress.add(pair)
         report(progress, played)
     return progress
 
@@ -182,14 +260,20 @@ def summary(progress: Progress, sprt: Sprt | None) -> dict[str, Any]:
     saying so). Unregularised: the 1e-3 pairs fishtest adds to empty counts
     keep the LLR's logarithms finite, but in an estimate they would turn a
     candidate that won every pair into a large finite Elo that reports the
-    regularisation, not the games."""
+    regularisation, not the games. With --luck-adjusted, ``adjusted`` holds
+    the same estimate from the adjusted pair scores (with their standard
+    error), and the verdict and LLR are the adjusted test's; ``test`` names
+    the test."""
     stats = PairStats("candidate", "opponents", (progress.counts[0], progress.counts[1], progress.counts[2],
                                                  progress.counts[3], progress.counts[4])).to_json()
     out: dict[str, Any] = {"pairs": progress.pairs, "pentanomial": dict(zip(NAMES, progress.counts)),
                            **{name: stats[name] for name in ESTIMATE}}
+    if progress.luck_adjusted:
+        out["adjusted"] = adjusted_sprt.estimate(progress.adjusted)
     if sprt is not None:
-        out.update({"verdict": sprt.verdict(progress.counts) or "inconclusive",
-                    "llr": round(sprt.llr(progress.counts), 4),
+        out.update({"test": "luck-adjusted" if progress.luck_adjusted else "pentanomial",
+                    "verdict": progress.verdict(sprt) or "inconclusive",
+                    "llr": round(progress.llr(sprt), 4),
                     "bounds": [round(bound, 4) for bound in sprt.bounds],
                     "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta})
     return out

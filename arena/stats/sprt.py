@@ -146,7 +146,11 @@ class Sprt:
 
     def verdict(self, counts: Sequence[float]) -> str | None:
         """``H1 accepted``, ``H0 accepted``, or None while the test goes on."""
-        llr = self.llr(counts)
+        return self.decide(self.llr(counts))
+
+    def decide(self, llr: float) -> str | None:
+        """The verdict of a log-likelihood ratio against Wald's bounds (the
+        pentanomial test's, or the luck-adjusted one's: arena.stats.adjusted_sprt)."""
         lower, upper = self.bounds
         if llr >= upper:
             return "H1 accepted"
