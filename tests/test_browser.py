@@ -373,6 +373,31 @@ def test_a_replay_explains_each_decision(site, watched, name):
     watched.assert_clean()
 
 
+def test_replays_are_found_in_their_chunks_and_a_missing_game_is_said(site, watched, tmp_path, monkeypatch):
+    """Built with chunks of 7 games, every chunk's first and last game opens
+    at its address, at the step asked for; a game there is not says so."""
+    monkeypatch.setattr(paths, "REPLAYS_PER_CHUNK", 7)
+    with Store(site.db) as store:
+        builder.build(store, tmp_path / "site")
+        games = {g.key: g for g in store.games()}
+    numbered = {n: games[key] for key, n in numbers(site.db).items()}
+    assert len(list((tmp_path / "site" / "data" / "replays").glob("*.js"))) == -(-len(numbered) // 7) > 3
+    page = watched.page
+    for n in sorted({n for n in numbered if n % 7 in (0, 1)} | {len(numbered)}):
+        page.goto("about:blank")
+        page.goto(url(tmp_path / "site" / "replay.html") + f"#game={n}&step=1")
+        page.wait_for_selector("#replay[data-ready='1']")
+        assert page.get_attribute("#replay", "data-step") == "1"
+        game = numbered[n]
+        assert page.locator("#game-head dd code").first.text_content() == game.key
+        assert page.title().startswith(game.game.capitalize())
+    watched.assert_clean()
+    page.goto("about:blank")
+    page.goto(url(tmp_path / "site" / "replay.html") + f"#game={len(numbered) + 7}")
+    page.wait_for_selector("#replay[data-ready='error']")
+    assert f"There is no game {len(numbered) + 7} on this site." in page.inner_text("#replay")
+
+
 def test_a_hostile_name_and_stderr_stay_text(site, watched):
     page = watched.page
     page.goto(url(site.out / "index.html"))

@@ -291,7 +291,7 @@ def _stamp(path: Path) -> str:
 
 
 def _page_bots(infos: dict[str, BotInfo]) -> dict[str, list[Any]]:
-    """What a game page shows of each bot: name, version, page."""
+    """What a game's header shows of each bot: name, version, page."""
     return {bot_id: [info.name, info.version, info.page] for bot_id, info in infos.items()}
 
 

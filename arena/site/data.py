@@ -168,7 +168,7 @@ def collect(store: Store, visit: Callable[[StoredGame, list[dict[str, Any] | Non
             ) -> SiteData:
     """One pass over the stored games, in rating order; ``visit`` sees each
     game and its seats' logs (StderrLogs.seat_logs) on the way (the builder decides
-    there which game pages to write, without a second pass)."""
+    there which replay chunks to write, without a second pass)."""
     model = SiteData(bot_infos(store), StderrLogs(store.path.parent))
     model.hello_names = {bot_id: row["hello_name"] for bot_id, row in store.bots().items() if row.get("hello_name")}
     if store.count_games() < SEPARATE_ELO_FROM or (os.cpu_count() or 1) < 2:
