@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from support import RANDOM_BOT, arena, python_bot, random_bots
-from test_leaderboard import XSS_NAME, games_data, tournament_site
+from test_leaderboard import XSS_NAME, games_data, numbers, tournament_site
 
 from arena.bots.discovery import discover
 from arena.games import GAMES
@@ -72,6 +72,11 @@ def watched(browser):
 
 def url(path: Path) -> str:
     return path.resolve().as_uri()
+
+
+def replay_url(out: Path, db: Path, key: str) -> str:
+    """A game's replay on the site at ``out`` built from the database ``db``."""
+    return url(out / "replay.html") + "#game=" + str(numbers(db)[key])
 
 
 def pieces_of(game: str, state: dict) -> dict[str, str]:
@@ -273,9 +278,9 @@ def test_index_sort_bot_games_and_a_replay(site, watched):
     page.select_option("#f-result", "")
     page.locator("#games tbody tr", has_text="beta").first.locator("a.game-link").click()
     page.wait_for_load_state()
-    assert "/games/" in page.url
-    shown = page.url.rsplit("/", 1)[1].removesuffix(".html")
-    game = next(g for g in mine if paths.game_id(g.key) == shown)
+    assert "/replay.html#game=" in page.url
+    shown = int(page.url.rsplit("=", 1)[1])
+    game = next(g for g in mine if numbers(site.db)[g.key] == shown)
     assert game.game == "detour"
     step_through_and_half_speed(watched, site, game, None)
 
@@ -305,7 +310,7 @@ def test_a_table_page_shows_pair_statistics_the_legend_and_unbounded_ratings(sit
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_replay_of_every_game(site, watched, name):
     game = a_game(site, name)
-    watched.page.goto(url(site.out / paths.game_path(game.key)))
+    watched.page.goto(replay_url(site.out, site.db, game.key))
     step_through_and_half_speed(watched, site, game, f"replay-{name}")
     assert (ARTIFACTS / f"replay-{name}.png").stat().st_size > 10_000
 
@@ -329,7 +334,7 @@ def test_a_replay_explains_each_decision(site, watched, name):
     assert len(times.seconds) == len(decisions) and times.move_timeout == 5.0
     k = next(k for k in decisions if len(events[k]["offered"]) > 1)  # event k: step k + 1
     page = watched.page
-    page.goto(url(site.out / paths.game_path(game.key)) + f"#step={k + 1}")
+    page.goto(replay_url(site.out, site.db, game.key) + f"&step={k + 1}")
     page.wait_for_selector("#replay[data-ready='1']")
     assert page.get_attribute("#replay", "data-step") == str(k + 1)
     event = events[k]
@@ -357,7 +362,8 @@ def test_a_replay_explains_each_decision(site, watched, name):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"decision-{name}.png"), full_page=True)
     page.click("#r-forward")
-    page.wait_for_function(f"location.hash === '#step={k + 2}'")  # the address follows the step
+    number = numbers(site.db)[game.key]
+    page.wait_for_function(f"location.hash === '#game={number}&step={k + 2}'")  # the address follows the step
     if name == "detour":  # pieces sharing a space: a badge says how many
         page.click("#r-first")
         shared = Counter(p["space"] for p in states[0]["pieces"] if p["space"] is not None)
@@ -365,6 +371,31 @@ def test_a_replay_explains_each_decision(site, watched, name):
             "#board .stack-badge", "bs => bs.map(b => [b.dataset.stack, b.querySelector('text').textContent])")
         assert sorted(badges) == sorted([str(space), str(n)] for space, n in shared.items() if n > 1) != []
     watched.assert_clean()
+
+
+def test_replays_are_found_in_their_chunks_and_a_missing_game_is_said(site, watched, tmp_path, monkeypatch):
+    """Built with chunks of 7 games, every chunk's first and last game opens
+    at its address, at the step asked for; a game there is not says so."""
+    monkeypatch.setattr(paths, "REPLAYS_PER_CHUNK", 7)
+    with Store(site.db) as store:
+        builder.build(store, tmp_path / "site")
+        games = {g.key: g for g in store.games()}
+    numbered = {n: games[key] for key, n in numbers(site.db).items()}
+    assert len(list((tmp_path / "site" / "data" / "replays").glob("*.js"))) == -(-len(numbered) // 7) > 3
+    page = watched.page
+    for n in sorted({n for n in numbered if n % 7 in (0, 1)} | {len(numbered)}):
+        page.goto("about:blank")
+        page.goto(url(tmp_path / "site" / "replay.html") + f"#game={n}&step=1")
+        page.wait_for_selector("#replay[data-ready='1']")
+        assert page.get_attribute("#replay", "data-step") == "1"
+        game = numbered[n]
+        assert page.locator("#game-head dd code").first.text_content() == game.key
+        assert page.title().startswith(game.game.capitalize())
+    watched.assert_clean()
+    page.goto("about:blank")
+    page.goto(url(tmp_path / "site" / "replay.html") + f"#game={len(numbered) + 7}")
+    page.wait_for_selector("#replay[data-ready='error']")
+    assert f"There is no game {len(numbered) + 7} on this site." in page.inner_text("#replay")
 
 
 def test_a_hostile_name_and_stderr_stay_text(site, watched):
@@ -441,8 +472,12 @@ def test_the_games_list_reads_its_fields_by_the_schemas_names(site, watched, tmp
                 order = list(reversed(range(len(data["fields"][kind]))))
                 data["fields"][kind] = [data["fields"][kind][k] for k in order]
                 data[kind] = [[record[k] for k in order] for record in data[kind]]
-            (out / "data").mkdir()
+            (out / "data" / "list").mkdir(parents=True)
+            rows, size = data.pop("rows"), data["chunkSize"]
             (out / "data" / "games.js").write_text("window.ARENA_GAMES = " + json.dumps(data) + ";\n")
+            for chunk, start in enumerate(range(0, len(rows), size)):
+                (out / paths.list_chunk_path(chunk)).write_text(
+                    f"ArenaGamesList.add({chunk}, {json.dumps(rows[start:start + size])});\n")
             shutil.copy(site.out / "games.html", out / "games.html")
         for filters in ("", "#result=win", "#result=draw", "#result=forfeit&page=1"):
             page.goto("about:blank")  # a fresh document each time, not a hash change
@@ -521,7 +556,7 @@ def showcase(tmp_path_factory):
 
 def _open_before(watched, site: Path, key: str, step: int):
     page = watched.page
-    page.goto(url(site / paths.game_path(key)))
+    page.goto(replay_url(site, site.parent / "arena.db", key))
     page.wait_for_selector("#replay[data-ready='1']")
     page.select_option("#r-speed", "0.5")
     page.fill("#r-jump", str(step - 1))
@@ -629,7 +664,7 @@ def test_every_player_count_is_drawn_and_replayed(variants_site, watched, varian
     name, players, options = variant
     key = keys[name, players, json_key(options)]
     page = watched.page
-    page.goto(url(root / "site" / paths.game_path(key)))
+    page.goto(replay_url(root / "site", root / "arena.db", key))
     page.wait_for_selector("#replay[data-ready='1']")
     with Store(root / "arena.db") as store:
         game = next(g for g in store.games() if g.key == key)
@@ -666,7 +701,7 @@ SCROLLING_TABLES = """() => Array.from(document.querySelectorAll('.table-wrap'))
   .map(w => w.querySelector('table').className + ' ' + w.scrollWidth + ' px in ' + w.clientWidth)"""
 
 
-def _pages_of_every_kind(site, variants_site, bound_site) -> dict[str, Path]:
+def _pages_of_every_kind(site, variants_site, bound_site) -> dict[str, str]:
     """A page of every kind: the index, every table (each game at each
     player count, from the variants site; the real tournament's, with
     head-to-head and pair statistics; one with unbounded ratings), the
@@ -688,16 +723,17 @@ def _pages_of_every_kind(site, variants_site, bound_site) -> dict[str, Path]:
         pages[f"table {table.stem}"] = table
     for table in sorted((variants_site[0] / "site" / "tables").glob("*.html")):
         pages[f"variants table {table.stem}"] = table
+    addresses = {kind: url(path) for kind, path in pages.items()}
     for name in sorted(GAMES):
         game = next(g for g in games if g.game == name and g.players == 2)
-        pages[f"{name} replay"] = site.out / paths.game_path(game.key)
+        addresses[f"{name} replay"] = replay_url(site.out, site.db, game.key)
     for key in variants_site[1].values():
-        pages[f"replay {key}"] = variants_site[0] / "site" / paths.game_path(key)
-    return pages
+        addresses[f"replay {key}"] = replay_url(variants_site[0] / "site", variants_site[0] / "arena.db", key)
+    return addresses
 
 
-def _open(page, kind: str, path: Path) -> None:
-    page.goto(url(path))
+def _open(page, kind: str, address: str) -> None:
+    page.goto(address)
     if "replay" in kind:
         page.wait_for_selector("#replay[data-ready='1']")
     if kind == "games list":
@@ -716,8 +752,8 @@ def test_every_page_fits_a_window_and_a_phone(site, variants_site, bound_site, b
         context = browser.new_context(viewport=viewport, device_scale_factor=1)
         try:
             page = context.new_page()
-            for kind, path in pages.items():
-                _open(page, kind, path)
+            for kind, address in pages.items():
+                _open(page, kind, address)
                 width = page.evaluate("document.documentElement.scrollWidth")
                 if width > viewport["width"]:
                     problems.append(f"{viewport['width']} px, {kind}: the page is {width} px wide")
@@ -866,7 +902,7 @@ def test_a_bot_page_has_its_games_and_a_chart_across_its_versions(bound_site, wa
     assert rows.count() == min(20, len(mine))
     assert f"The latest {rows.count()} of {len(mine)}" in page.locator("#games + p").inner_text()
     first = rows.first.locator("a.game-link")
-    assert first.get_attribute("href").endswith(paths.game_path(mine[0].key))
+    assert first.get_attribute("href").endswith(paths.replay_address(numbers(bound_site.db)[mine[0].key]))
     first.click()
     page.wait_for_selector("#replay[data-ready='1']")
     page.go_back()

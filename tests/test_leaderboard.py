@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import hashlib
 import json
 import math
 import os
@@ -43,7 +44,6 @@ XSS_NAME = "<script>alert(1)</script>"
 IMG_NAME = "<img src=x onerror=alert(2)>"
 STDERR_XSS = "<script>alert('stderr')</script>"
 HELLO_XSS = "<b onclick=alert(3)>crash & burn</b>"
-REPLAY_DATA = re.compile(r'<script type="text/plain" id="replay-data"[^>]*>([^<]*)</script>')
 
 
 @dataclasses.dataclass
@@ -162,8 +162,42 @@ def _parsed(page: Path) -> _Tables:
 
 
 def games_data(out: Path) -> dict:
+    """data/games.js, with the rows of its chunks (data/list/<chunk>.js) as ``rows``."""
     text = (out / "data" / "games.js").read_text()
-    return json.loads(text[text.index("=") + 1:].rstrip().rstrip(";"))
+    shared = json.loads(text[text.index("=") + 1:].rstrip().rstrip(";"))
+    rows = []
+    for chunk in range(-(-shared["total"] // shared["chunkSize"])):
+        rows += loaded(out / paths.list_chunk_path(chunk), f"ArenaGamesList.add({chunk}, ")
+    return {**shared, "rows": rows}
+
+
+def loaded(path: Path, call: str):
+    """What a chunk file hands to its ``call``."""
+    text = path.read_text()
+    assert text.startswith(call) and text.endswith(");\n"), path
+    return json.loads(text[len(call):-3])
+
+
+def numbers(db: Path) -> dict[str, int]:
+    """Each game's number on the site (its place in the games list, from 1)."""
+    with Store(db) as store:
+        return {key: n for n, key in enumerate(data.collect(store).keys, 1)}
+
+
+def entries(site: Site) -> dict[str, dict]:
+    """Each game's entry in its replay chunk, by key."""
+    chunks: dict[int, dict] = {}
+    found = {}
+    for key, n in numbers(site.db).items():
+        chunk = paths.replay_chunk(n)
+        if chunk not in chunks:
+            chunks[chunk] = loaded(site.out / paths.replay_chunk_path(chunk), f"ArenaReplays.add({chunk}, ")
+        found[key] = chunks[chunk][str(n)]
+    return found
+
+
+def address(site: Site, key: str) -> str:
+    return paths.replay_address(numbers(site.db)[key])
 
 
 def records(data: dict, kind: str) -> list[dict]:
@@ -172,9 +206,8 @@ def records(data: dict, kind: str) -> list[dict]:
     return [dict(zip(data["fields"][kind], record, strict=True)) for record in data[kind]]
 
 
-def decode_replay(page: Path) -> dict:
-    payload = REPLAY_DATA.search(page.read_text()).group(1)
-    return json.loads(zlib.decompress(base64.b64decode(payload)))
+def decode_replay(entry: dict) -> dict:
+    return json.loads(zlib.decompress(base64.b64decode(entry["payload"])))
 
 
 def stored(db: Path) -> tuple[list[dict], dict]:
@@ -183,7 +216,8 @@ def stored(db: Path) -> tuple[list[dict], dict]:
 
 
 def replay_pages(out: Path) -> dict[Path, int]:
-    return {page: page.stat().st_mtime_ns for page in (out / "games").rglob("*.html")}
+    """The replay chunks and when each was written."""
+    return {page: page.stat().st_mtime_ns for page in (out / "data" / "replays").glob("*.js")}
 
 
 # ---------------------------------------------------------------- the pages
@@ -291,7 +325,7 @@ def test_a_solo_game_page_calls_its_tally_rolls_not_score(site):
     """Score means pairwise points only; a game's own tally has its own name."""
     games, _ = stored(site.db)
     solo = next(g for g in games if g.players == 1)
-    page = (site.out / paths.game_path(solo.key)).read_text()
+    page = entries(site)[solo.key]["head"]
     assert f"rolls {solo.scores[0]:g}</span>" in page and ">score " not in page
 
 
@@ -321,8 +355,7 @@ def test_bot_and_version_pages_list_the_record_and_the_forfeits(site):
     assert forfeited and all(g.termination.value == "crash" for g in forfeited)
     section = page[page.index('id="forfeits"'):]
     links = re.findall(r'class="game-link" href="\.\./\.\./([^"]+)"', section)
-    assert sorted(links) == sorted(paths.game_path(g.key) for g in forfeited)
-    assert all((site.out / link).is_file() for link in links)
+    assert sorted(links) == sorted(address(site, g.key) for g in forfeited)
     logs = re.findall(r'class="log-link" href="\.\./\.\./(logs/[0-9a-f]+\.html)"', section)
     assert len(logs) == len(forfeited)
     log_page = (site.out / logs[0]).read_text()
@@ -341,20 +374,20 @@ def test_a_crashing_bots_last_stderr_lines_are_shown_where_it_forfeited(site):
     crasher = next(b for b in bots if bots[b]["name"] == "crasher")
     game = next(g for g in games if g.forfeit_seat is not None and g.seats[g.forfeit_seat] == crasher)
     seat = game.forfeit_seat
-    page = (site.out / paths.game_path(game.key)).read_text()
+    page = entries(site)[game.key]["head"]
     tail = re.search(rf'<section class="stderr-tail" data-seat="{seat}">(.*?)</section>', page, re.DOTALL)
     assert tail, "no stderr excerpt on the replay page"
     assert f"about to fail: {escape(STDERR_XSS)} &amp; bye" in tail.group(1)
-    log = re.search(r'class="log-link" href="\.\./\.\./(logs/[0-9a-f]+\.html)"', tail.group(1)).group(1)
+    log = re.search(r'class="log-link" href="(logs/[0-9a-f]+\.html)"', tail.group(1)).group(1)
     log_page = (site.out / log).read_text()
     assert log_page.count("about to fail") == 1  # this game's stderr alone
     assert re.search(rf'>crasher</a> <span class="version">@\w+</span>\s*wrote to stderr in seat {seat} of a '
                      rf'{game.game.capitalize()} game', log_page)
-    assert f'href="../{paths.game_path(game.key)}"' in log_page
+    assert f'href="../{address(site, game.key)}"' in log_page
     version_page = (site.out / paths.BotInfo(crasher, "crasher", bots[crasher]["content_hash"][:12]).page).read_text()
     assert version_page.count('<details class="stderr-tail">') == sum(
         1 for g in games for f in g.forfeits if g.seats[f.seat] == crasher)
-    for page in site.out.rglob("*.html"):
+    for page in [*site.out.rglob("*.html"), *site.out.rglob("*.js")]:
         assert str(site.root) not in page.read_text(), page
 
 
@@ -372,16 +405,17 @@ def test_the_name_a_bot_says_hello_with_is_stored_logged_and_shown_escaped(site)
         assert HELLO_XSS not in text
 
 
-def test_every_game_has_a_page_whose_replay_is_the_engines(site):
+def test_every_game_has_a_replay_that_is_the_engines(site):
     games, bots = stored(site.db)
-    data = games_data(site.out)
-    assert len(data["rows"]) == len(games)
+    rows = records(games_data(site.out), "rows")
+    assert len(rows) == len(games)
     by_finish = sorted(games, key=lambda g: g.finished_at)
-    assert [row["id"] for row in records(data, "rows")] == [paths.game_id(g.key) for g in by_finish]
+    assert [row["finished"] for row in rows] == [int(g.finished_at) for g in by_finish]
+    assert sorted(numbers(site.db), key=numbers(site.db).get) == [g.key for g in by_finish]
+    shown = entries(site)
     with Store(site.db) as store:
         for game in games:
-            page = site.out / paths.game_path(game.key)
-            replayed = decode_replay(page)
+            replayed = decode_replay(shown[game.key])
             events = store.events(game.key)
             assert replayed["events"] == events
             expected = [s.to_json() for s in replay(GAMES[game.game], game.players, game.options, events)]
@@ -402,12 +436,13 @@ def test_a_tournament_stores_each_replay_and_the_site_shows_it_as_the_events_mak
                                                  store.decision_times(game.key))[0]
                 for game in games}
     assert any(kept.values()) and not all(kept.values())
+    chunked = entries(site)
     for game in games:
-        shown = REPLAY_DATA.search((site.out / paths.game_path(game.key)).read_text()).group(1)
+        shown = chunked[game.key]["payload"]
         assert shown == made[game.key] and kept[game.key] in (None, shown)
 
 
-def test_the_tournament_wrote_each_page_as_its_game_was_stored(site):
+def test_the_tournament_made_each_replay_entry_as_its_game_was_stored(site):
     log = (site.root / "logs" / "arena.log").read_text()
     played, pages = re.search(r"end of run: played (\d+) games .*\((\d+) game pages written as they were stored",
                               log).groups()
@@ -419,6 +454,8 @@ def test_whatever_comes_from_a_bot_is_escaped(site):
     for page in pages:
         text = page.read_text()
         assert XSS_NAME not in text and IMG_NAME not in text and STDERR_XSS not in text, page
+    for entry in entries(site).values():  # inserted as HTML by static/replay-page.js
+        assert XSS_NAME not in entry["head"] and STDERR_XSS not in entry["head"] and HELLO_XSS not in entry["head"]
     index = (site.out / "index.html").read_text()
     assert str(escape(XSS_NAME)) in index and str(escape(IMG_NAME)) in index
     script = (site.out / "data" / "games.js").read_text()
@@ -429,17 +466,20 @@ def test_whatever_comes_from_a_bot_is_escaped(site):
 
 
 def test_links_between_pages_resolve(site):
+    """Every link of every page and of every game's header (relative to
+    replay.html, at the root) names a file; links to a replay name a game
+    there is."""
     broken = []
-    for page in site.out.rglob("*.html"):
-        if page.parent.parent.name == "games" and page.name != "index.html":
-            continue  # 100s of replay pages link alike; the first few are enough
-        for target in re.findall(r'(?:href|src)="([^"#?:]+)[^"]*"', page.read_text()):
-            if not (page.parent / target).resolve().is_file():
-                broken.append((page.relative_to(site.out), target))
-    for page in sorted((site.out / "games").rglob("*.html"))[:5]:
-        for target in re.findall(r'(?:href|src)="([^"#?:]+)[^"]*"', page.read_text()):
-            if not (page.parent / target).resolve().is_file():
-                broken.append((page.relative_to(site.out), target))
+    texts = [(page.parent, page.read_text()) for page in site.out.rglob("*.html")]
+    texts += [(site.out, entry["head"]) for entry in entries(site).values()]
+    games = len(numbers(site.db))
+    for folder, text in texts:
+        for target in re.findall(r'(?:href|src)="([^"#?:]+)[^"]*"', text):
+            if not (folder / target).resolve().is_file():
+                broken.append((folder, target))
+        for number in re.findall(r'href="[./]*replay\.html#game=(\d+)"', text):
+            if not 1 <= int(number) <= games:
+                broken.append((folder, number))
     assert not broken
 
 
@@ -450,15 +490,18 @@ def validator(definition: str) -> jsonschema.Draft202012Validator:
 
 def test_the_games_list_and_the_replays_are_what_the_schema_says(site):
     data = games_data(site.out)
-    validator("gamesList").validate(data)
+    validator("gamesList").validate({field: value for field, value in data.items() if field != "rows"})
     assert data["fields"] == {"rows": schema.fields("gameRow"), "bots": schema.fields("bot")}
     games, _ = stored(site.db)
-    rows = {row["id"]: row for row in records(data, "rows")}
+    rows = records(data, "rows")
     for game in games:
         verdicts = [results.verdict(game.placements, seat).value[0] for seat in range(game.players)]
-        assert rows[paths.game_id(game.key)]["results"] == "".join(verdicts)
-    for game in games[:20]:
-        validator("replay").validate(decode_replay(site.out / paths.game_path(game.key)))
+        assert rows[numbers(site.db)[game.key] - 1]["results"] == "".join(verdicts)
+    validator("gamesChunk").validate(loaded(site.out / paths.list_chunk_path(0), "ArenaGamesList.add(0, "))
+    chunk = loaded(site.out / paths.replay_chunk_path(0), "ArenaReplays.add(0, ")
+    validator("replayChunk").validate(chunk)
+    for entry in list(chunk.values())[:20]:
+        validator("replay").validate(decode_replay(entry))
 
 
 def test_a_patch_is_never_a_plain_object():
@@ -482,11 +525,11 @@ def test_a_shared_first_place_is_a_draw_on_every_page(copy):
                                   (1, 1, 3), Termination.NORMAL))
     with Store(copy.db) as store:
         builder.build(store, copy.out)
-    page = (copy.out / paths.game_path("shared/1")).read_text()
+    page = entries(copy)["shared/1"]["head"]
     result = page[page.index('id="result"'):page.index("</p>", page.index('id="result"'))]
     assert "<strong>Draw</strong>: <strong>alpha</strong>, <strong>beta</strong> share first place" in result
     assert "Won by" not in result and "badge win" not in page and page.count("shared first</span>") == 2
-    row = next(r for r in records(games_data(copy.out), "rows") if r["id"] == paths.game_id("shared/1"))
+    row = records(games_data(copy.out), "rows")[numbers(copy.db)["shared/1"] - 1]
     assert row["results"] == "ddl"
     games, _ = stored(copy.db)
     reference = reference_standings(copy.db)["ciclovia/3p", alpha]
@@ -508,16 +551,28 @@ def test_a_shared_first_place_is_a_draw_on_every_page(copy):
 # ---------------------------------------------------------------- writing
 
 
-def test_replays_are_written_once_and_kept_while_nothing_changes(copy):
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """Chunks of 10 replays and of 25 rows of the games list, so that the
+    test tournament's games fill several."""
+    monkeypatch.setattr(paths, "REPLAYS_PER_CHUNK", 10)
+    monkeypatch.setattr(paths, "ROWS_PER_CHUNK", 25)
+
+
+def list_chunks(out: Path) -> dict[Path, int]:
+    return {page: page.stat().st_mtime_ns for page in (out / "data" / "list").glob("*.js")}
+
+
+def test_replays_are_written_once_and_kept_while_nothing_changes(copy, small_chunks):
     with Store(copy.db) as store:
         builder.build(store, copy.out)
-    first = replay_pages(copy.out)
-    assert first
+    first, rows = replay_pages(copy.out), list_chunks(copy.out)
+    assert len(first) > 3 and len(rows) > 1
     time.sleep(0.05)
     with Store(copy.db) as store:
         builder.build(store, copy.out)
-    assert replay_pages(copy.out) == first
-    # a new game: only its page is written
+    assert replay_pages(copy.out) == first and list_chunks(copy.out) == rows
+    # a new game, the last to finish: only the last chunks are written
     final, events = random_playout(GAMES["slyyde"], 2, 4242)
     outcome = final.outcome()
     games, bots = stored(copy.db)
@@ -528,29 +583,36 @@ def test_replays_are_written_once_and_kept_while_nothing_changes(copy):
         assert store.add_game(record)
     with Store(copy.db) as store:
         builder.build(store, copy.out)
-    after = replay_pages(copy.out)
-    new = copy.out / paths.game_path("extra/1")
-    assert set(after) == set(first) | {new}
-    assert all(after[page] == first[page] for page in first)
+    after, number = replay_pages(copy.out), numbers(copy.db)["extra/1"]
+    assert number == len(games) + 1
+    last = copy.out / paths.replay_chunk_path(paths.replay_chunk(number))
+    assert set(after) == set(first) | {last}
+    assert {page for page in first if after[page] != first[page]} <= {last}
+    assert [page for page, written in list_chunks(copy.out).items() if rows.get(page) != written] == \
+        [copy.out / paths.list_chunk_path((number - 1) // paths.ROWS_PER_CHUNK)]
+    assert entries(copy)["extra/1"]["game"] == "slyyde"
 
 
-def test_a_page_written_as_its_game_is_stored_is_not_written_again(copy, tmp_path):
+def test_an_entry_made_as_its_game_is_stored_is_not_made_again(copy, tmp_path, monkeypatch):
     final, events = random_playout(GAMES["detour"], 2, 99)
     _, bots = stored(copy.db)
     record = replays.with_replay(GameRecord(Job("live/1", "detour", tuple(sorted(bots)[:2]), 99, 9, 30_000), events,
                                             final.outcome().placements, Termination.NORMAL))
-    page = copy.out / paths.game_path("live/1")
+    made = []
+    chunked_game = builder._chunked_game
+    monkeypatch.setattr(builder, "_chunked_game", lambda store, game, *rest: made.append(game.key)
+                        or chunked_game(store, game, *rest))
     with Store(copy.db, writer=True) as store:
         site = builder.Site(store, copy.out)
         assert store.add_game(record)
         site.add_game("live/1")
-        written = page.stat().st_mtime_ns
-        time.sleep(0.05)
+        assert made == ["live/1"]
         site.build()
-    assert page.stat().st_mtime_ns == written
+    assert made.count("live/1") == 1 and len(made) == len(numbers(copy.db))
     with Store(copy.db) as store:
         builder.build(store, tmp_path / "fresh")
-    assert page.read_text() == (tmp_path / "fresh" / paths.game_path("live/1")).read_text()
+    chunk = paths.replay_chunk_path(paths.replay_chunk(numbers(copy.db)["live/1"]))
+    assert (copy.out / chunk).read_text() == (tmp_path / "fresh" / chunk).read_text()
 
 
 def test_a_build_with_nothing_new_writes_nothing_until_something_changes(copy):
@@ -562,7 +624,7 @@ def test_a_build_with_nothing_new_writes_nothing_until_something_changes(copy):
         builder.build(store, copy.out)
     assert {path: path.stat().st_mtime_ns for path in copy.out.rglob("*") if path.is_file()} == files
     games, _ = stored(copy.db)
-    gone = copy.out / paths.game_path(games[0].key)
+    gone = copy.out / paths.replay_chunk_path(0)
     gone.unlink()
     with Store(copy.db) as store:
         builder.build(store, copy.out)
@@ -577,7 +639,8 @@ def test_a_build_with_nothing_new_writes_nothing_until_something_changes(copy):
     assert any("one more line" in page.read_text() for page in (copy.out / "logs").glob("*.html"))
 
 
-def test_worker_processes_write_the_same_replays(copy, tmp_path, monkeypatch):
+def test_worker_processes_write_the_same_replays(copy, tmp_path, monkeypatch, small_chunks):
+    monkeypatch.setattr(builder, "PARALLEL_FROM", 10**9)
     with Store(copy.db) as store:
         builder.build(store, copy.out)
     monkeypatch.setattr(builder, "PARALLEL_FROM", 2)
@@ -630,7 +693,8 @@ def test_a_log_kept_per_match_by_an_older_arena_names_each_of_its_games(tmp_path
     text = log_page.read_text()
     for order, seat in ((0, 0), (1, 1)):
         assert re.search(rf"wrote to stderr in seat {seat} of a Slyyde game.*?"
-                         rf'href="\.\./{re.escape(paths.game_path(f"old/{order}"))}"', text, re.DOTALL)
+                         rf'href="\.\./{re.escape(paths.replay_address(order + 1))}"', text, re.DOTALL)
+    assert sorted(numbers(tmp_path / "arena.db").items()) == [("old/0", 1), ("old/1", 2)]
     assert "holds the stderr of all these games" in text and str(tmp_path) not in text
 
 
@@ -645,10 +709,10 @@ def test_a_record_that_does_not_replay_gets_a_page_that_says_so(copy):
         store.add_game(GameRecord(Job("chess/1", "chess", seats, 3, 0, 20_001), [], (1, 1), Termination.NORMAL))
     with Store(copy.db) as store:
         builder.build(store, copy.out)
-    page = (copy.out / paths.game_path("broken/1")).read_text()
-    assert "does not replay on this engine after step 5" in page
-    assert decode_replay(copy.out / paths.game_path("broken/1"))["events"] == broken[:5]
-    assert "no &#39;chess&#39; engine" in (copy.out / paths.game_path("chess/1")).read_text()
+    shown = entries(copy)
+    assert "does not replay on this engine after step 5" in shown["broken/1"]["problem"]
+    assert decode_replay(shown["broken/1"])["events"] == broken[:5]
+    assert "no 'chess' engine" in shown["chess/1"]["problem"]
 
 
 def test_pages_of_games_no_longer_stored_are_removed(copy, tmp_path):
@@ -659,8 +723,30 @@ def test_pages_of_games_no_longer_stored_are_removed(copy, tmp_path):
     Store(empty, writer=True).close()
     with Store(empty) as store:
         builder.build(store, copy.out)
-    assert replay_pages(copy.out) == {}
+    assert replay_pages(copy.out) == {} and list_chunks(copy.out) == {}
     assert "No games yet" in (copy.out / "index.html").read_text()
+
+
+def test_a_site_of_the_page_per_game_layout_is_replaced_cleanly(copy):
+    """A site an older arena built (a page per game, games/<xx>/<id>.html,
+    and its manifest) loses those pages and their folders at the first
+    build; a file arena did not write there stays."""
+    with Store(copy.db) as store:
+        builder.build(store, copy.out)
+    games, _ = stored(copy.db)
+    old = {}
+    for game in games:
+        page_id = hashlib.sha1(game.key.encode()).hexdigest()[:16]  # as the older arena named its pages
+        page = copy.out / "games" / page_id[:2] / f"{page_id}.html"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text("<!doctype html><title>an old game page</title>")
+        old[page.relative_to(copy.out).as_posix()] = "0123456789abcdef"
+    (copy.out / "games" / "notes.txt").write_text("mine")
+    (copy.out / "manifest.json").write_text(json.dumps({"format": "3-0123456789ab", "inputs": "x", "pages": old}))
+    with Store(copy.db) as store:
+        builder.build(store, copy.out)
+    assert [p.relative_to(copy.out).as_posix() for p in (copy.out / "games").rglob("*")] == ["games/notes.txt"]
+    assert len(entries(copy)) == len(games)
 
 
 def test_a_failed_write_leaves_the_old_page_and_no_litter(tmp_path, monkeypatch):
@@ -729,7 +815,7 @@ def test_a_long_forfeit_list_shows_the_latest_and_links_to_all(copy, monkeypatch
                         and g.seats[g.forfeit_seat] == crasher), key=lambda g: g.finished_at)
     assert f"The latest 2 of {len(forfeited)}." in section
     links = re.findall(r'class="game-link" href="\.\./\.\./([^"]+)"', section)
-    assert links == [paths.game_path(g.key) for g in forfeited[::-1][:2]]
+    assert links == [address(copy, g.key) for g in forfeited[::-1][:2]]
     assert f"games.html#bot=v%3A{crasher.replace('@', '%40')}&amp;result=forfeit" in section
 
 

@@ -11,6 +11,7 @@ from contextlib import closing
 
 import pytest
 from support import arena, random_bots, reference_standings
+from test_leaderboard import numbers
 
 from arena.errors import ArenaError
 from arena.games import GAMES
@@ -18,7 +19,6 @@ from arena.games.events import replay
 from arena.model import BotSpec, DiceKey
 from arena.play.plan import Entrant, plan_pods, plan_round_robin
 from arena.play.tournament import check_request
-from arena.site import paths
 from arena.store import Store
 
 
@@ -194,7 +194,7 @@ def test_the_site_shows_pod_tables_and_replays_a_forfeit(pods_site, browser):
         page.goto((out / "tables" / "roundabout-4p.html").resolve().as_uri())
         assert page.inner_text("h1") == "Roundabout, 4 players"
         assert "First places won from each seat" in page.inner_text("body")
-        page.goto((out / paths.game_path(game.key)).resolve().as_uri())
+        page.goto((out / "replay.html").resolve().as_uri() + "#game=" + str(numbers(pods_site / "arena.db")[game.key]))
         page.wait_for_selector("#replay[data-ready='1']")
         assert "forfeit: crash" in page.inner_text(".seats")
         step = next(n for n, event in enumerate(Store(pods_site / "arena.db").events(game.key), 1)

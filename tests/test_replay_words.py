@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_browser import Watched, url
+from test_browser import Watched, replay_url
 
 from arena.games import GAMES, get_spec
 from arena.games.events import replay
 from arena.games.playout import random_playout
 from arena.model import BotSpec, GameRecord, Job, Termination
-from arena.site import builder, paths
+from arena.site import builder
 from arena.store import Store
 
 pytestmark = pytest.mark.slow
@@ -53,7 +53,7 @@ def worded(tmp_path_factory):
 def open_step(watched: Watched, site, key: str, step: int, width: int = 1300, height: int = 1000):
     page = watched.page
     page.set_viewport_size({"width": width, "height": height})
-    page.goto(url(site / paths.game_path(key)) + f"#step={step}")
+    page.goto(replay_url(site, site.parent / "arena.db", key) + f"&step={step}")
     page.wait_for_selector("#replay[data-ready='1']")
     return page
 

@@ -1,4 +1,4 @@
-"""The replay a game page embeds, and the state patch format it is made of.
+"""The replay the site shows of a game, and the state patch format it is made of.
 
 The format is written down in the site's ``schema.json`` (``$defs/replay``
 and ``$defs/patch``); this module writes it and the site's static/replay.js

@@ -12,7 +12,7 @@ the replay), read by :mod:`~arena.site.schema` and by the tests.
 
 The site works from file:// with no network: no CDN, no web fonts, no fetch
 of local files. Data the browser needs is embedded in the pages or in .js
-files loaded with <script src>. Everything a bot chose (its name, its
+files loaded with <script src> (also those a page adds as it needs them). Everything a bot chose (its name, its
 stderr, the detail of its forfeit) goes through Jinja's autoescape or, in
 the browser, through textContent; bot names never become file names as they
 are (see :func:`arena.site.paths.slug`).
@@ -23,8 +23,10 @@ Layout of the site::
     tables/<table>.html            one table (a game at a player count, such
                                    as GAME or GAME-3p, or overall): standings,
                                    head-to-head, rating history
-    games.html, data/games.js      the games list, filtered in the browser
-    games/<xx>/<id>.html           a game and its replay
+    games.html, data/games.js      the games list, filtered in the browser, its
+    data/list/<n>.js               rows in chunks of 5,000 games
+    replay.html#game=N&step=K      game N (numbered as they finished) and its
+    data/replays/<n>.js            replay, from chunks of 1,000 games
     bots/<slug>/index.html         a bot (all its versions)
     bots/<slug>/<hash>.html        a bot version
     logs/<id>.html                 a bot's stderr log for a match

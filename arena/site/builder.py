@@ -1,44 +1,53 @@
 """Writing the site: every page computed on every build, only what changed
 written.
 
-Pages are compared with what is on disk, and a game's replay page (the bulk
-of the site: one per game) is written once and then left alone while the
-game, its logs and the replay format stay the same. A manifest
-(manifest.json) remembers what each replay and log page was made from, so
-pages of games no longer stored are removed too, and what the whole site
-was made from, so a build that finds nothing new writes nothing. Every write
-is atomic: a reader sees the old page or the new one, never half.
+Pages are compared with what is on disk. The replays, the bulk of the site,
+are in chunk files of a thousand games each (data/replays/<chunk>.js, read
+by the one replay page, replay.html), numbered in the order the games
+finished, so new games land in the last chunk or a new one. A chunk is
+written once and then left alone while its games, their logs and the replay
+format stay the same. A manifest (manifest.json) remembers what each chunk
+and log page was made from, so pages of games and logs no longer stored are
+removed too, and what the whole site was made from, so a build that finds
+nothing new writes nothing. Every write is atomic: a reader sees the old
+page or the new one, never half. A site of an older arena, a page per game
+(games/<xx>/<id>.html), loses those pages at its first build.
 
-A game page embeds the replay stored with the game (made by the worker that
-played it); for games stored without one the page's writer makes it from
-the events. Many game pages are written by worker processes; a tournament
-writes each as its game is stored (``Site.add_game``).
+A chunk holds the replay stored with each game (made by the worker that
+played it); for games stored without one the chunk's writer makes it from
+the events. Many chunks are written by worker processes; a tournament makes
+each game's chunk entry as the game is stored (``Site.add_game``).
 """
 
 from __future__ import annotations
 
 import collections
 import concurrent.futures
+import contextlib
 import functools
 import hashlib
 import json
 import multiprocessing
 import os
+import re
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from arena.games import replays
 from arena.model import StoredGame
 from arena.resources import package_path
-from arena.site import data, pages
-from arena.site.paths import BotInfo, game_path
+from arena.site import data, pages, paths
+from arena.site.paths import BotInfo, replay_chunk_path
 from arena.store import Store
 
-MANIFEST = "manifest.json"  # what the replay and log pages were made from
+MANIFEST = "manifest.json"  # what the replay chunks and log pages were made from
+CHUNK_LAYOUT = 1  # changes whenever what a replay chunk holds of a game (pages.chunked_game) does
 STATIC = package_path("arena.site", "static")
 TEMPLATES = package_path("arena.site", "templates")
-PARALLEL_FROM = 200  # replay pages to write before it pays to start worker processes
+PARALLEL_FROM = 2  # replay chunks to write before it pays to start worker processes
+OLD_GAME_PAGE = re.compile(r"[0-9a-f]{16}\.html")  # games/<xx>/<id>.html, a page per game before chunks
 
 
 def public_folder(folder: Path) -> None:
@@ -88,15 +97,15 @@ def build(store: Store, out_dir: Path) -> Path:
 
 class Site:
     """The site of one store. A tournament tells it of each game as it is
-    stored (``add_game``), so the game's page is written while the others
-    play, and ``build`` at the end of the run has only the summary pages
-    left to write."""
+    stored (``add_game``), so the game's chunk entry is made while the
+    others play, and ``build`` at the end of the run has only to gather it
+    into its chunk and write the summary pages."""
 
     def __init__(self, store: Store, out: Path) -> None:
         self.store = store
         self.out = out
         self.old = self._load_manifest()
-        self.added: dict[str, str] = {}  # game pages written by add_game: page -> digest
+        self.added: dict[str, tuple[int, dict[str, Any]]] = {}  # entries made by add_game: key -> (digest, entry)
         self._logs = data.StderrLogs(store.path.parent)
         self._bots: dict[str, list[Any]] | None = None
 
@@ -104,32 +113,25 @@ class Site:
         write_if_changed(self.out / relative, text)
 
     def add_game(self, key: str) -> None:
-        """Write the page of a game just stored."""
+        """Make the chunk entry of a game just stored."""
         if self._bots is None:
             self._bots = _page_bots(data.bot_infos(self.store))
         game = self.store.game(key)
         logs = self._logs.seat_logs(game)
-        _write_game_page(self.store, self.out, game, logs, self._bots)
-        self.added[game_path(key)] = _digest(game, logs)
+        self.added[key] = (_digest(game, logs), _chunked_game(self.store, game, logs, self._bots))
 
     def build(self) -> Path:
         inputs = _inputs(self.store)
         old_pages = self.old.get("pages", {})
-        on_disk = _game_pages_on_disk(self.out) if old_pages else set()
         if (self.old.get("inputs") == inputs and (self.out / "index.html").is_file()
-                and all(page in on_disk for page in old_pages if page.startswith("games/"))):
-            return self.out / "index.html"  # nothing stored, no log and no code changed, no page gone
+                and all((self.out / page).is_file() for page in old_pages if page.startswith("data/replays/"))):
+            return self.out / "index.html"  # nothing stored, no log and no code changed, no chunk gone
         public_folder(self.out)
-        todo: list[tuple[StoredGame, list[dict[str, Any] | None]]] = []
-        done: dict[str, Any] = {}
+        _remove_game_pages(self.out)
+        digests: dict[str, int] = {}
 
         def visit(game: StoredGame, logs: list[dict[str, Any] | None]) -> None:
-            """A game's page is written unless it was made from the same game."""
-            page = game_path(game.key)
-            digest = done[page] = _digest(game, logs)
-            made = old_pages.get(page) == digest and page in on_disk
-            if not made and self.added.get(page) != digest:
-                todo.append((game, logs))
+            digests[game.key] = _digest(game, logs)
 
         model = data.collect(self.store, visit)
         solo = data.solo_results(self.store)
@@ -138,18 +140,39 @@ class Site:
         self.copy_static()
         for relative, text in pages.board_data():
             self.write(relative, text)
-        self.write("data/games.js", pages.games_data(model))
+        self.write_all("data/list", pages.games_data(model))
         self.write("index.html", pages.index_page(model, solo))
         for relative, text in pages.table_pages(model, solo):
             self.write(relative, text)
         self.write("games.html", pages.render("games.html", "", total=model.total))
+        self.write("replay.html", pages.render("replay.html", "", per_chunk=paths.REPLAYS_PER_CHUNK))
         for relative, text in pages.bot_pages(model, solo):
             self.write(relative, text)
+        done: dict[str, Any] = {}
         self.write_logs(model, old_pages, done)
-        bots = _page_bots(model.infos)
-        _write_game_pages(self.store, self.out, todo, bots)
+        todo: list[tuple[int, list[str]]] = []
+        size = paths.REPLAYS_PER_CHUNK
+        for start in range(0, len(model.keys), size):
+            chunk, keys = start // size, model.keys[start:start + size]
+            page = replay_chunk_path(chunk)
+            done[page] = hashlib.sha1(repr([digests[key] for key in keys]).encode()).hexdigest()[:16]
+            if old_pages.get(page) != done[page] or not (self.out / page).is_file():
+                todo.append((chunk, keys))
+        _write_replay_chunks(self.store, self.out, todo, _page_bots(model.infos), model.logs, self.added)
+        _remove_others(self.out / "data" / "replays", {Path(page).name for page in done
+                                                        if page.startswith("data/replays/")})
         self.save_manifest(old_pages, done, inputs)
         return self.out / "index.html"
+
+    def write_all(self, folder: str, files: Iterator[tuple[str, str]]) -> None:
+        """Write these files, and remove the other files of ``folder`` (that
+        some of them are written to): chunks of games no longer stored."""
+        written = set()
+        for relative, text in files:
+            self.write(relative, text)
+            if relative.startswith(folder + "/"):
+                written.add(Path(relative).name)
+        _remove_others(self.out / folder, written)
 
     def copy_static(self) -> None:
         for source in sorted(STATIC.rglob("*")):
@@ -179,8 +202,8 @@ class Site:
         return manifest if manifest.get("format") == _replay_format() else {}
 
     def save_manifest(self, old: dict[str, Any], done: dict[str, Any], inputs: str) -> None:
-        """Remember what was written; remove pages of games and logs no
-        longer in the store."""
+        """Remember what was written; remove pages of logs no longer in the
+        store."""
         for page in set(old) - set(done):
             try:
                 (self.out / page).unlink()
@@ -191,10 +214,9 @@ class Site:
 
 
 def _replay_format() -> str:
-    """Changes whenever what a replay page holds may change."""
+    """Changes whenever what a replay chunk holds may change."""
     template = (TEMPLATES / "game.html").read_bytes()
-    base = (TEMPLATES / "base.html").read_bytes()
-    return f"{replays.REPLAY_FORMAT}-{hashlib.sha1(template + base).hexdigest()[:12]}"
+    return f"{replays.REPLAY_FORMAT}-{CHUNK_LAYOUT}-{hashlib.sha1(template).hexdigest()[:12]}"
 
 
 def _uses_digest(uses: list[dict[str, Any]]) -> str:
@@ -202,18 +224,35 @@ def _uses_digest(uses: list[dict[str, Any]]) -> str:
     return hashlib.sha1(json.dumps(uses, sort_keys=True).encode()).hexdigest()[:12]
 
 
-def _digest(game: StoredGame, logs: list[dict[str, Any] | None]) -> str:
+def _digest(game: StoredGame, logs: list[dict[str, Any] | None]) -> int:
+    """What a game's chunk entry is made from, summed up in 64 bits (a
+    million of them are held at once)."""
     identity = (game.key, game.finished_at, game.decisions, game.termination.value, tuple(logs))
-    return hashlib.sha1(repr(identity).encode()).hexdigest()[:16]
+    return int.from_bytes(hashlib.sha1(repr(identity).encode()).digest()[:8], "big")
 
 
-def _game_pages_on_disk(out: Path) -> set[str]:
-    """The game pages there are (one listing per folder, not a look-up per game)."""
-    found: set[str] = set()
-    for folder in os.scandir(out / "games") if (out / "games").is_dir() else ():
-        if folder.is_dir():
-            found.update(f"games/{folder.name}/{entry.name}" for entry in os.scandir(folder.path))
-    return found
+def _remove_game_pages(out: Path) -> None:
+    """Remove the page per game an older arena wrote (games/<xx>/<id>.html),
+    and their folders once empty; anything else there is left alone."""
+    games = out / "games"
+    if not games.is_dir():
+        return
+    for folder in os.scandir(games):
+        if folder.is_dir() and len(folder.name) == 2:
+            for entry in os.scandir(folder.path):
+                if OLD_GAME_PAGE.fullmatch(entry.name) and entry.name.startswith(folder.name):
+                    os.unlink(entry.path)
+            with contextlib.suppress(OSError):  # not empty: not only arena's
+                os.rmdir(folder.path)
+    with contextlib.suppress(OSError):
+        games.rmdir()
+
+
+def _remove_others(folder: Path, kept: set[str]) -> None:
+    """Remove the files of ``folder`` not named in ``kept``."""
+    for entry in os.scandir(folder) if folder.is_dir() else ():
+        if entry.is_file() and entry.name not in kept:
+            os.unlink(entry.path)
 
 
 def _inputs(store: Store) -> str:
@@ -252,22 +291,37 @@ def _stamp(path: Path) -> str:
 
 
 def _page_bots(infos: dict[str, BotInfo]) -> dict[str, list[Any]]:
-    """What a game page shows of each bot: name, version, page."""
+    """What a game's header shows of each bot: name, version, page."""
     return {bot_id: [info.name, info.version, info.page] for bot_id, info in infos.items()}
 
 
-def _write_game_page(store: Store, out: Path, game: StoredGame, logs: list[dict[str, Any] | None],
-                     bots: dict[str, list[Any]]) -> None:
-    """A game's page, with the replay stored with the game, or made here
-    from its events where none was stored (games stored before there were)."""
+def _chunked_game(store: Store, game: StoredGame, logs: list[dict[str, Any] | None],
+                  bots: dict[str, list[Any]]) -> dict[str, Any]:
+    """A game's chunk entry, with the replay stored with the game, or made
+    here from its events where none was stored (games stored before there
+    were)."""
     payload, problem = store.replay(game.key, replays.REPLAY_FORMAT), None
     if payload is None:
         payload, _, problem = replays.replay_payload(game.game, game.seats, game.options, store.events(game.key),
                                                      store.decision_times(game.key))
-    write_atomically(out / game_path(game.key), pages.game_page(game, logs, payload, problem, bots))
+    return pages.chunked_game(game, logs, payload, problem, bots)
 
 
-# ------------------------------------------------------------------ game pages in worker processes
+def _write_replay_chunk(store: Store, out: Path, chunk: int, keys: list[str], bots: dict[str, list[Any]],
+                        logs: data.StderrLogs, made: dict[str, tuple[int, dict[str, Any]]]) -> None:
+    """A replay chunk, taking the entries ``made`` as games were stored
+    (Site.add_game) where they are still what the game would make."""
+    games: dict[int, dict[str, Any]] = {}
+    for number, key in enumerate(keys, chunk * paths.REPLAYS_PER_CHUNK + 1):
+        game = store.game(key)
+        seat_logs = logs.seat_logs(game)
+        digest, entry = made.get(key, (None, None))
+        games[number] = entry if entry is not None and digest == _digest(game, seat_logs) else \
+            _chunked_game(store, game, seat_logs, bots)
+    write_atomically(out / replay_chunk_path(chunk), pages.replay_chunk(chunk, games))
+
+
+# ------------------------------------------------------------------ replay chunks in worker processes
 
 _WORKER_STORE: Store | None = None
 
@@ -277,32 +331,29 @@ def _open_worker_store(path: str) -> None:
     _WORKER_STORE = Store(path, checked=True)
 
 
-def _write_chunk(out: Path, games: list[tuple[StoredGame, list[dict[str, Any] | None]]],
-                 bots: dict[str, list[Any]]) -> None:
+def _write_in_worker(out: Path, chunk: int, keys: list[str], bots: dict[str, list[Any]]) -> None:
     assert _WORKER_STORE is not None
-    for game, logs in games:
-        _write_game_page(_WORKER_STORE, out, game, logs, bots)
+    _write_replay_chunk(_WORKER_STORE, out, chunk, keys, bots, data.StderrLogs(_WORKER_STORE.path.parent), {})
 
 
-def _write_game_pages(store: Store, out: Path, games: list[tuple[StoredGame, list[dict[str, Any] | None]]],
-                      bots: dict[str, list[Any]]) -> None:
-    """Write game pages, in worker processes when there are many (each
-    worker reads its games' replays and writes their pages itself). A few
-    chunks at a time are in flight, so memory stays flat however many games
-    there are."""
+def _write_replay_chunks(store: Store, out: Path, chunks: list[tuple[int, list[str]]], bots: dict[str, list[Any]],
+                         logs: data.StderrLogs, made: dict[str, tuple[int, dict[str, Any]]]) -> None:
+    """Write replay chunks, in worker processes when there are several
+    (each worker reads its games' replays and writes their chunk itself).
+    A few chunks at a time are in flight, so memory stays flat however many
+    games there are."""
     workers = min(os.cpu_count() or 1, 8)
-    if len(games) < PARALLEL_FROM or workers < 2:
-        for game, logs in games:
-            _write_game_page(store, out, game, logs, bots)
+    if len(chunks) < PARALLEL_FROM or workers < 2:
+        for chunk, keys in chunks:
+            _write_replay_chunk(store, out, chunk, keys, bots, logs, made)
         return
-    size = 100
     context = multiprocessing.get_context("fork")
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_open_worker_store,
                                                 initargs=(str(store.path),)) as pool:
         pending: collections.deque[concurrent.futures.Future[None]] = collections.deque()
-        for start in range(0, len(games), size):
-            pending.append(pool.submit(_write_chunk, out, games[start:start + size], bots))
-            if len(pending) >= 3 * workers:
+        for chunk, keys in chunks:
+            pending.append(pool.submit(_write_in_worker, out, chunk, keys, bots))
+            if len(pending) >= 2 * workers:
                 pending.popleft().result()
         while pending:
             pending.popleft().result()

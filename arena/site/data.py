@@ -26,7 +26,7 @@ from typing import Any
 from arena import results
 from arena.model import StoredGame, bot_name
 from arena.site import schema
-from arena.site.paths import BotInfo, game_id, game_path, version_of
+from arena.site.paths import BotInfo, replay_address, version_of
 from arena.stats.elo import Ladder
 from arena.stats.joint import Fitted, JointTables
 from arena.stats.pairs import Record
@@ -82,7 +82,7 @@ class StderrLogs:
 
     def add_use(self, log_id: str, game: StoredGame, seat: int) -> None:
         self.uses.setdefault(log_id, []).append({"key": game.key, "game": game.game, "seat": seat,
-                                                 "bot_id": game.seats[seat], "page": game_path(game.key),
+                                                 "bot_id": game.seats[seat], "page": None,
                                                  "finished": format_time(game.finished_at)})
 
     def tail(self, log_id: str) -> str:
@@ -132,6 +132,7 @@ class SiteData:
     seats: dict[str, SeatShares] = field(default_factory=dict)  # first places by seat, per table
     solo_games: dict[str, int] = field(default_factory=dict)
     rows: list[list[Any]] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)  # each row's game: game number n is keys[n - 1]
     game_names: list[str] = field(default_factory=list)
     bot_order: list[str] = field(default_factory=list)
     total: int = 0
@@ -167,7 +168,7 @@ def collect(store: Store, visit: Callable[[StoredGame, list[dict[str, Any] | Non
             ) -> SiteData:
     """One pass over the stored games, in rating order; ``visit`` sees each
     game and its seats' logs (StderrLogs.seat_logs) on the way (the builder decides
-    there which game pages to write, without a second pass)."""
+    there which replay chunks to write, without a second pass)."""
     model = SiteData(bot_infos(store), StderrLogs(store.path.parent))
     model.hello_names = {bot_id: row["hello_name"] for bot_id, row in store.bots().items() if row.get("hello_name")}
     if store.count_games() < SEPARATE_ELO_FROM or (os.cpu_count() or 1) < 2:
@@ -217,7 +218,7 @@ def _add_games(model: SiteData, store: Store, visit: Callable[[StoredGame, list[
                rate: bool) -> None:
     game_numbers: dict[str, int] = {}
     bot_numbers: dict[str, int] = {}
-    rows: list[tuple[float, list[Any]]] = []
+    rows: list[tuple[float, str, list[Any]]] = []
     for game in store.games():
         model.total += 1
         for bot_id in game.seats:
@@ -235,20 +236,34 @@ def _add_games(model: SiteData, store: Store, visit: Callable[[StoredGame, list[
                 model.logs.add_use(log["id"], game, seat)
         visit(game, logs)
         _add_forfeit(model, game, logs)
-        rows.append((game.finished_at or 0.0, schema.record(
-            schema.GAME_ROW, id=game_id(game.key), game=game_numbers.setdefault(game.game, len(game_numbers)),
+        rows.append((game.finished_at or 0.0, game.key, schema.record(
+            schema.GAME_ROW, game=game_numbers.setdefault(game.game, len(game_numbers)),
             seats=[bot_numbers.setdefault(b, len(bot_numbers)) for b in game.seats],
             results=result_letters(game), places=list(game.placements),
             ending=game.termination.value, forfeit=-1 if game.forfeit_seat is None else game.forfeit_seat,
             decisions=game.decisions, finished=int(game.finished_at or 0.0),
             scores=list(game.scores) if game.players == 1 and game.scores is not None else None,
             log=_forfeit_log(game, logs))))
-    # The list shows games in the order they finished (rating order is the
-    # plan's, and several plans share a store).
-    rows.sort(key=lambda pair: pair[0])
-    model.rows = [row for _, row in rows]
+    # Games are numbered in the order they finished (rating order is the
+    # plan's, and several plans share a store), so new games come last.
+    rows.sort(key=lambda item: item[0])
+    model.rows = [row for _, _, row in rows]
+    model.keys = [key for _, key, _ in rows]
+    _link_games(model)
     model.game_names = list(game_numbers)
     model.bot_order = list(bot_numbers)
+
+
+def _link_games(model: SiteData) -> None:
+    """Point the logs' and forfeits' game links at the games' numbers, known
+    once every game is in."""
+    numbers = {key: n for n, key in enumerate(model.keys, 1)}
+    for uses in model.logs.uses.values():
+        for use in uses:
+            use["page"] = replay_address(numbers[use["key"]])
+    for forfeits in model.forfeits.values():
+        for forfeit in forfeits:
+            forfeit["page"] = replay_address(numbers[forfeit["key"]])
 
 
 def result_letters(game: StoredGame) -> str:
@@ -269,7 +284,7 @@ def _add_forfeit(model: SiteData, game: StoredGame, logs: list[dict[str, Any] | 
     for forfeit in game.forfeits:
         seat = forfeit.seat
         model.forfeits.setdefault(game.seats[seat], []).append({
-            "key": game.key, "page": game_path(game.key), "game": game.game,
+            "key": game.key, "page": None, "game": game.game,
             "reason": forfeit.termination.value, "detail": forfeit.detail or "",
             "opponents": [b for s, b in enumerate(game.seats) if s != seat],
             "log": logs[seat] if seat < len(logs) else None,

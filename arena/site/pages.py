@@ -17,10 +17,17 @@ from markupsafe import Markup
 from arena import results
 from arena.games import SPECS
 from arena.model import FORFEITS, StoredGame
-from arena.site import schema
+from arena.site import paths, schema
 from arena.site.charts import history_legend, history_svg, interval_bars
 from arena.site.data import SiteData, format_time
-from arena.site.paths import BotInfo, page_of_game_id, table_page, table_title, version_of
+from arena.site.paths import (
+    BotInfo,
+    list_chunk_path,
+    replay_address,
+    table_page,
+    table_title,
+    version_of,
+)
 from arena.stats import pairs
 from arena.stats.elo import INITIAL, K_FACTOR
 from arena.stats.joint import Fitted, MLRating
@@ -202,17 +209,18 @@ def latest_games(model: SiteData, limit: int = LATEST_GAMES) -> dict[str, dict[s
     field = {name: k for k, name in enumerate(schema.GAME_ROW)}
     infos = [model.info(bot_id) for bot_id in model.bot_order]
     found: dict[str, dict[str, Any]] = {}
-    for row in reversed(model.rows):
+    for number in range(len(model.rows), 0, -1):
+        row = model.rows[number - 1]
         seats, places = row[field["seats"]], row[field["places"]]
-        game, gid = model.game_names[row[field["game"]]], row[field["id"]]
-        for seat, number in enumerate(seats):
-            info = infos[number]
+        game = model.game_names[row[field["game"]]]
+        for seat, bot in enumerate(seats):
+            info = infos[bot]
             entry = found.setdefault(info.name, {"count": 0, "latest": []})
             entry["count"] += 1
             if len(entry["latest"]) >= limit:
                 continue
             entry["latest"].append({
-                "page": page_of_game_id(gid), "finished": format_time(row[field["finished"]]),
+                "page": replay_address(number), "finished": format_time(row[field["finished"]]),
                 "table": table_title(table_name(game, len(seats))) if len(seats) > 1 else f"{game.capitalize()}, solo",
                 "info": info,
                 "against": [infos[other] for k, other in enumerate(seats) if k != seat],
@@ -271,11 +279,17 @@ def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str
 # ------------------------------------------------------------------ data for the browser
 
 
-def games_data(model: SiteData) -> str:
-    """data/games.js: the games list (schema.json, ``$defs/gamesList``)."""
+def games_data(model: SiteData) -> Iterator[tuple[str, str]]:
+    """data/games.js, what the games list's chunks share (schema.json,
+    ``$defs/gamesList``), and the chunks of rows, data/list/<chunk>.js
+    (``$defs/gamesChunk``): new games change the last chunk only."""
     bots = [schema.record(schema.BOT, bot_id=b, name=model.infos[b].name, version=model.infos[b].version,
                           page=model.infos[b].page) for b in model.bot_order]
-    return "window.ARENA_GAMES = " + js(schema.games_list(model.game_names, bots, model.rows)) + ";\n"
+    shared = schema.games_list(model.game_names, bots, len(model.rows), paths.ROWS_PER_CHUNK)
+    yield "data/games.js", "window.ARENA_GAMES = " + js(shared) + ";\n"
+    size = paths.ROWS_PER_CHUNK
+    for chunk, start in enumerate(range(0, len(model.rows), size)):
+        yield list_chunk_path(chunk), f"ArenaGamesList.add({chunk}, " + js(model.rows[start:start + size]) + ");\n"
 
 
 def board_data() -> Iterator[tuple[str, str]]:
@@ -298,10 +312,11 @@ def board_data() -> Iterator[tuple[str, str]]:
 # ------------------------------------------------------------------ a game
 
 
-def game_page(game: StoredGame, logs: list[dict[str, Any] | None], payload: str, problem: str | None,
-              bots: dict[str, list[Any]]) -> str:
-    """A game and its replay (the payload of arena.games.replays, and why it
-    stops early if it does). Who won, drew or lost is arena.results' verdict
+def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], payload: str, problem: str | None,
+                 bots: dict[str, list[Any]]) -> dict[str, Any]:
+    """A game as its replay chunk holds it (schema.json, ``$defs/chunkedGame``):
+    its header rendered (templates/game.html) and its replay (the payload of
+    arena.games.replays, and why it stops early if it does). Who won, drew or lost is arena.results' verdict
     on the placements: a shared first place is a draw between those sharing
     it. ``logs`` are the seats' stderr logs (arena.site.data.StderrLogs.seat_logs):
     a forfeiting seat's last lines are shown beside its forfeit."""
@@ -318,8 +333,15 @@ def game_page(game: StoredGame, logs: list[dict[str, Any] | None], payload: str,
                       "score": game.scores[seat] if game.scores and seat < len(game.scores) else None})
     # A first place shared by some seats and not all: name those who share it.
     shared = [s for s in seats if s["drew"]] if any(not s["drew"] for s in seats) else []
-    return render("game.html", "../../", game=game, seats=seats, shared=shared, payload=payload,
-                  problem=problem, when=format_time(game.finished_at))
+    head = render("game.html", "", game=game, seats=seats, shared=shared, when=format_time(game.finished_at))
+    return {"game": game.game, "players": game.players, "head": head, "payload": payload, "problem": problem}
+
+
+def replay_chunk(chunk: int, games: dict[int, dict[str, Any]]) -> str:
+    """data/replays/<chunk>.js: the chunk's games by number (schema.json,
+    ``$defs/replayChunk``), for replay.html to load by <script>."""
+    text = json.dumps({str(n): game for n, game in sorted(games.items())}, separators=(",", ":"), ensure_ascii=False)
+    return f"ArenaReplays.add({chunk}, {text});\n"  # a file of its own: '<' needs no escape outside HTML
 
 
 def log_page(uses: list[dict[str, Any]], infos: dict[str, BotInfo], text: str) -> str:

@@ -1,8 +1,10 @@
-"""Where things go on the site: names of game pages and bot folders.
+"""Where things go on the site: game addresses, chunk files and bot folders.
 
-Nothing a bot chose reaches a path as it is: game pages are named by a hash
-of the game's key and bot folders by the safe characters of the name and a
-hash of all of it.
+A game is known on the site by its number (1 for the first game to finish,
+as the games list counts them); its replay is one page for all games
+(``replay.html#game=N``) that reads the game from the chunk file of its
+number. Nothing a bot chose reaches a path as it is: bot folders are named
+by the safe characters of the name and a hash of all of it.
 """
 
 from __future__ import annotations
@@ -13,19 +15,28 @@ from dataclasses import dataclass
 
 from arena.stats.tables import table_parts
 
-
-def game_id(key: str) -> str:
-    """A game's page name: stable, short, safe whatever the key holds."""
-    return hashlib.sha1(key.encode()).hexdigest()[:16]
+REPLAYS_PER_CHUNK = 1000  # games per replay chunk (data/replays/<chunk>.js)
+ROWS_PER_CHUNK = 5000  # games per games-list chunk (data/list/<chunk>.js)
 
 
-def game_path(key: str) -> str:
-    return page_of_game_id(game_id(key))
+def replay_address(number: int) -> str:
+    """A game's replay, relative to the site's root (static/games.js makes
+    the same address, static/replay-page.js reads it)."""
+    return f"replay.html#game={number}"
 
 
-def page_of_game_id(gid: str) -> str:
-    """A game's page from its page name (``game_id``), as static/games.js finds it."""
-    return f"games/{gid[:2]}/{gid}.html"
+def replay_chunk(number: int) -> int:
+    """The replay chunk holding game ``number`` (from 1): games 1 to 1000
+    are chunk 0, so new games land in the last chunk or a new one."""
+    return (number - 1) // REPLAYS_PER_CHUNK  # static/replay-page.js finds it alike
+
+
+def replay_chunk_path(chunk: int) -> str:
+    return f"data/replays/{chunk}.js"
+
+
+def list_chunk_path(chunk: int) -> str:
+    return f"data/list/{chunk}.js"
 
 
 def slug(name: str) -> str:

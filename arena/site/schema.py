@@ -1,7 +1,7 @@
 """The games list's fields, as ``schema.json`` names and orders them.
 
-The schema file is the one place the layout of ``data/games.js`` and of the
-replay payload is written down. This module reads the field names from it,
+The schema file is the one place the layout of ``data/games.js``, of the
+chunk files and of the replay payload is written down. This module reads the field names from it,
 so Python writes rows in the schema's order and with the schema's names
 (which go into the data file too, for static/games.js to look fields up by
 name). A row built with a name the schema lacks, or without one it has,
@@ -34,6 +34,8 @@ def record(names: list[str], **values: Any) -> list[Any]:
     return [values[name] for name in names]
 
 
-def games_list(games: list[str], bots: list[list[Any]], rows: list[list[Any]]) -> dict[str, Any]:
-    """The games list as data/games.js holds it, with its field names."""
-    return {"fields": {"rows": GAME_ROW, "bots": BOT}, "games": games, "bots": bots, "rows": rows}
+def games_list(games: list[str], bots: list[list[Any]], total: int, chunk_size: int) -> dict[str, Any]:
+    """What data/games.js holds: the field names and what every chunk of
+    rows (data/list/<chunk>.js) shares."""
+    return {"fields": {"rows": GAME_ROW, "bots": BOT}, "games": games, "bots": bots, "total": total,
+            "chunkSize": chunk_size}

@@ -1,10 +1,15 @@
-/* The games list: every stored game (data/games.js), newest first, filtered
-   by game, bot and result and shown a page at a time. The filters and the
-   page live in the address (#game=...&bot=...&result=...&page=...) so a
-   filtered list can be linked to. Names are inserted as text, never HTML. */
+/* The games list: every stored game, newest first, filtered by game, bot
+   and result and shown a page at a time. data/games.js says what the
+   chunks of rows share (the bots, the games); the rows come in chunks,
+   data/list/<chunk>.js, loaded here by <script> (the site works from
+   file://). The filters and the page live in the address
+   (#game=...&bot=...&result=...&page=...) so a filtered list can be linked
+   to. Names are inserted as text, never HTML. */
 (function () {
   "use strict";
   const data = window.ARENA_GAMES;
+  const chunks = [];
+  window.ArenaGamesList = {add: function (chunk, rows) { chunks[chunk] = rows; }};
   const PAGE_SIZE = 50;
   const $ = function (id) { return document.getElementById(id); };
   const gameSelect = $("f-game"), botSelect = $("f-bot"), resultSelect = $("f-result");
@@ -20,7 +25,7 @@
     return index;
   }
   const R = fieldsOf(data.fields.rows,
-    ["id", "game", "seats", "results", "places", "ending", "forfeit", "decisions", "finished", "scores", "log"]);
+    ["game", "seats", "results", "places", "ending", "forfeit", "decisions", "finished", "scores", "log"]);
   const B = fieldsOf(data.fields.bots, ["bot_id", "name", "version", "page"]);
   let page = 1;
 
@@ -143,8 +148,8 @@
     for (const index of found.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE)) {
       const row = data.rows[index];
       const tr = document.createElement("tr");
-      const id = row[R.id], seatBots = row[R.seats];
-      const href = "games/" + id.slice(0, 2) + "/" + id + ".html";
+      const seatBots = row[R.seats];
+      const href = "replay.html#game=" + (index + 1);
       link(cell(tr, "num"), href, "#" + (index + 1), "game-link");
       cell(tr).textContent = data.games[row[R.game]] + (seatBots.length > 2 ? ", " + seatBots.length + " players" : "");
       const seats = cell(tr, "seats-cell");
@@ -204,6 +209,20 @@
   [gameSelect, botSelect, resultSelect].forEach(function (select) {
     select.addEventListener("change", function () { page = 1; writeHash(); });
   });
-  window.addEventListener("hashchange", render);
-  render();
+  function loadChunk(chunk) {
+    return new Promise(function (resolve, reject) {
+      const script = document.createElement("script");
+      script.src = "data/list/" + chunk + ".js";
+      script.onload = resolve;
+      script.onerror = function () { reject(new Error("could not load " + script.src)); };
+      document.head.appendChild(script);
+    });
+  }
+
+  const count = Math.ceil(data.total / data.chunkSize);
+  Promise.all(Array.from({length: count}, function (_, chunk) { return loadChunk(chunk); })).then(function () {
+    data.rows = [].concat.apply([], chunks);
+    window.addEventListener("hashchange", render);
+    render();
+  }, function (error) { $("count").textContent = "The games list could not be loaded: " + error.message; });
 })();

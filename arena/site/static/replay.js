@@ -1,8 +1,8 @@
-/* The replay player of a game page.
+/* The replay player of replay.html.
 
-   The page embeds the record (events) and, for every step, the fields of
-   the engine's state JSON that changed, zlib-compressed and base64-encoded
-   (#replay-data). Step 0 is the initial state; step k is the state after
+   static/replay-page.js puts the game's replay chunk entry on the page: the
+   record (events) and, for every step, the fields of the engine's state
+   JSON that changed, zlib-compressed and base64-encoded (#replay-data). Step 0 is the initial state; step k is the state after
    event k - 1, and words[k - 1] says event k - 1 in the game's own words
    (its text view, the words of the terminal and the play page: this page
    words no move itself). The board module of the game (static/boards/<game>.js) draws
@@ -202,7 +202,7 @@
     if (step === 0 || events[step - 1].kind !== "decision") offers.clear();
     const link = document.createElement("a");
     link.className = "step-link";
-    link.href = "#step=" + step;
+    link.href = stepAddress(step);
     link.textContent = "link to this step";
     heading.appendChild(document.createTextNode(" "));
     heading.appendChild(link);
@@ -210,7 +210,7 @@
     // replaceState called on every step of a fast run through a game.
     clearTimeout(addressTimer);
     addressTimer = setTimeout(function () {
-      if (location.hash !== "#step=" + step) history.replaceState(null, "", "#step=" + step);
+      if (location.hash !== stepAddress(step)) history.replaceState(null, "", stepAddress(step));
     }, 150);
     const effects = step > 0 ? words[step - 1].effects : [];
     if (effects.length) {
@@ -348,11 +348,13 @@
     list.appendChild(fragment);
   }
 
-  /* #step=22 in the address opens the replay at step 22. */
+  /* #game=7&step=22 in the address opens game 7's replay at step 22. */
   function stepInAddress() {
-    const match = /^#step=(\d+)$/.exec(location.hash);
+    const match = /(?:^#|&)step=(\d+)(?:&|$)/.exec(location.hash);
     return match ? parseInt(match[1], 10) : null;
   }
+
+  function stepAddress(k) { return "#game=" + root.getAttribute("data-number") + "&step=" + k; }
 
   async function start() {
     const factory = window.ArenaBoards && window.ArenaBoards[game];

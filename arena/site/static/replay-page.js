@@ -1,0 +1,82 @@
+/* replay.html: the one page of every game's replay. The address names the
+   game by its number (#game=N, and #step=K for a step): this script loads
+   the replay chunk holding it (data/replays/<chunk>.js, by <script> so that
+   the site works from file://), shows the game's header as arena rendered
+   it, then loads the game's board drawing and static/replay.js, which
+   plays the replay. Another game in the address loads the page afresh. */
+(function () {
+  "use strict";
+  const root = document.getElementById("replay");
+  const perChunk = parseInt(root.getAttribute("data-per-chunk"), 10);  // arena/site/paths.py REPLAYS_PER_CHUNK
+
+  function gameInAddress() {
+    const match = /(?:^#|&)game=(\d+)(?:&|$)/.exec(location.hash);
+    return match ? parseInt(match[1], 10) : null;
+  }
+
+  function fail(message) {
+    const p = document.createElement("p");
+    p.className = "problem";
+    p.textContent = message;
+    root.appendChild(p);
+    root.setAttribute("data-ready", "error");
+  }
+
+  function load(tag, attributes) {
+    return new Promise(function (resolve, reject) {
+      const element = document.createElement(tag);
+      Object.keys(attributes).forEach(function (name) { element.setAttribute(name, attributes[name]); });
+      element.onload = resolve;
+      element.onerror = function () { reject(new Error("could not load " + (attributes.src || attributes.href))); };
+      document.head.appendChild(element);
+    });
+  }
+
+  const chunks = {};
+  window.ArenaReplays = {add: function (chunk, games) { chunks[chunk] = games; }};
+
+  async function start() {
+    const number = gameInAddress();
+    if (number === null || number < 1) { fail("No game in the address (replay.html#game=N)."); return; }
+    const chunk = Math.floor((number - 1) / perChunk);
+    try {
+      await load("script", {src: "data/replays/" + chunk + ".js"});
+    } catch (error) {
+      fail("There is no game " + number + " on this site.");
+      return;
+    }
+    const entry = chunks[chunk] && chunks[chunk][String(number)];
+    if (!entry) { fail("There is no game " + number + " on this site."); return; }
+    const head = document.getElementById("game-head");
+    head.innerHTML = entry.head;  // rendered by arena, everything a bot chose escaped
+    document.title = head.querySelector("h1").textContent.replace(/\s+/g, " ").trim() + " · arena leaderboard";
+    root.setAttribute("data-game", entry.game);
+    root.setAttribute("data-players", entry.players);
+    root.setAttribute("data-number", number);
+    const board = document.getElementById("board");
+    board.classList.add("board-" + entry.game);
+    board.setAttribute("aria-label", "the " + entry.game + " board");
+    if (entry.problem) {
+      const p = document.createElement("p");
+      p.className = "problem";
+      p.textContent = entry.problem;
+      root.appendChild(p);
+    }
+    document.getElementById("replay-data").textContent = entry.payload;
+    try {
+      await load("link", {rel: "stylesheet", href: "data/drawing-" + entry.game + ".css"});
+      for (const src of ["data/board-" + entry.game + ".js", "static/boards/common.js", "static/boards/generic.js",
+                         "data/drawing-" + entry.game + ".js", "static/boards/offers.js", "static/replay.js"]) {
+        await load("script", {src: src});
+      }
+    } catch (error) {
+      fail("The replay could not start: " + error.message);
+    }
+  }
+
+  window.addEventListener("hashchange", function () {
+    const number = gameInAddress();
+    if (number !== null && String(number) !== root.getAttribute("data-number")) location.reload();
+  });
+  start();
+})();
