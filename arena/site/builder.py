@@ -11,8 +11,10 @@ is atomic: a reader sees the old page or the new one, never half.
 
 A game page embeds the replay stored with the game (made by the worker that
 played it); for games stored without one the page's writer makes it from
-the events. Many game pages are written by worker processes; a tournament
-writes each as its game is stored (``Site.add_game``).
+the events. Beside it, the luck of the game's dice where it is stored
+(arena.luck.stored; a page written before is written again once it is).
+Many game pages are written by worker processes; a tournament writes each
+as its game's luck is stored (``Site.add_game``).
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ def build(store: Store, out_dir: Path) -> Path:
 
 class Site:
     """The site of one store. A tournament tells it of each game as it is
-    stored (``add_game``), so the game's page is written while the others
+    stored, once its luck is (``add_game``), so the game's page is written while the others
     play, and ``build`` at the end of the run has only the summary pages
     left to write."""
 
@@ -203,7 +205,7 @@ def _uses_digest(uses: list[dict[str, Any]]) -> str:
 
 
 def _digest(game: StoredGame, logs: list[dict[str, Any] | None]) -> str:
-    identity = (game.key, game.finished_at, game.decisions, game.termination.value, tuple(logs))
+    identity = (game.key, game.finished_at, game.decisions, game.termination.value, tuple(logs), game.luck)
     return hashlib.sha1(repr(identity).encode()).hexdigest()[:16]
 
 
@@ -264,7 +266,8 @@ def _write_game_page(store: Store, out: Path, game: StoredGame, logs: list[dict[
     if payload is None:
         payload, _, problem = replays.replay_payload(game.game, game.seats, game.options, store.events(game.key),
                                                      store.decision_times(game.key))
-    write_atomically(out / game_path(game.key), pages.game_page(game, logs, payload, problem, bots))
+    write_atomically(out / game_path(game.key), pages.game_page(game, logs, payload, problem, bots,
+                                                                store.luck(game.key)))
 
 
 # ------------------------------------------------------------------ game pages in worker processes
