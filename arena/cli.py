@@ -283,14 +283,14 @@ def _say_skipped_files() -> None:
 @click.option("--worker-timeout", type=click.FloatRange(min=0), default=60.0, show_default=True,
               help="With --executor dask: seconds games may wait for a usable worker before "
                    "the run gives up.")
-@click.option("--luck-workers", type=click.IntRange(min=0), default=os.cpu_count() or 1, show_default=True,
-              help="Processes measuring the luck of the dice at idle CPU priority while games play "
-                   "(0: all of it after the last game).")
+@click.option("--luck-workers", type=click.IntRange(min=0), default=None,
+              help="Processes measuring the luck of the dice at idle CPU priority while games play (0: all "
+                   "of it after the last game)  [default: the cores --jobs leaves free; with dask, every core]")
 @_fail_cleanly
 def tournament(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[int], option_texts: tuple[str, ...],
                rounds: int, workers: int, seed: int | None, move_timeout: float, startup_timeout: float, db: Path,
                out: Path, log_dir: Path | None, executor: str, scheduler_address: str | None,
-               worker_timeout: float, luck_workers: int) -> None:
+               worker_timeout: float, luck_workers: int | None) -> None:
     """Play every pair of bots (or pod of 3 or 4) at every game they play; resume if interrupted."""
     limits = _limits(move_timeout, startup_timeout)
     log_dir = _log_dir_beside(db, log_dir)
@@ -313,6 +313,8 @@ def tournament(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[
                    f"{missing} to play on {runner.describe()}; logs in {log_dir}", err=True)
         board = site.Site(store, Path(out))
         started = time.perf_counter()
+        if luck_workers is None:
+            luck_workers = _free_cores(workers if executor == "local" else 0)
         played_luck = _play_measuring_luck(plan, store, runner, limits, log_dir, missing, board, luck_workers)
         played = time.perf_counter()
         left = measure_missing(store)
@@ -358,6 +360,13 @@ def _say_referee_failures(store: Store) -> None:
                    "(no result, not rated): " + "; ".join(
                        f"{key} ({' vs '.join(names.get(b, b) for b in seats)}): {detail}"
                        for key, seats, detail in failures), err=True)
+
+
+def _free_cores(games_here: int) -> int:
+    """The cores of this machine that games played here leave free: luck
+    workers there cost the games nothing, while on cores the games use they
+    slowed them (bench/luck_cost.py, README "Luck of the dice")."""
+    return max(0, (os.cpu_count() or 1) - games_here)
 
 
 def _play_measuring_luck(plan: Plan, store: Store, runner: Executor, limits: Limits, log_dir: Path,

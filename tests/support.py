@@ -160,6 +160,7 @@ def arena(*args: str, cwd: Path, timeout: float = 300, check: bool = False,
 
 def undo_schema_12(conn: sqlite3.Connection) -> None:
     """What schema 12 (arena.store._luck_v12) adds, taken away."""
+    conn.execute("DROP INDEX games_luck_unmeasured")
     conn.execute("ALTER TABLE games DROP COLUMN luck")
     conn.execute("ALTER TABLE results DROP COLUMN luck")
 

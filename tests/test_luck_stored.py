@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sqlite3
 import statistics
 import zlib
@@ -18,17 +19,19 @@ import pytest
 from support import arena, random_bots, undo_schema_12
 
 from arena.luck.measure import game_luck
+from arena.site import paths
 from arena.stats.luck import LUCK_FIELDS, clustered_mean
 from arena.store import Store
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
-    """A tournament of two random bots at Detour and Slyyde, two rounds."""
+    """A tournament of two random bots at Detour and Slyyde, two rounds, one
+    game at a time and a luck worker measuring as they play."""
     root = tmp_path_factory.mktemp("luck")
     random_bots(root / "bots", ["alpha", "beta"])
     run = arena("tournament", "--games", "detour,slyyde", "--rounds", "2", "--seed", "5", "--move-timeout", "0.5",
-                cwd=root, check=True)
+                "--jobs", "1", "--luck-workers", "1", cwd=root, check=True)
     return root, run
 
 
@@ -52,7 +55,8 @@ def test_a_tournament_stores_each_games_luck_as_measured_from_its_record(played)
             seats = db.execute("SELECT luck FROM results WHERE game_key = ? ORDER BY seat", [key]).fetchall()
             assert [row[0] for row in seats] == luck["totals"]
     log = (root / "logs" / "arena.log").read_text()
-    assert "luck of " in log and "measured while playing" in log
+    playing, after = re.search(r"luck of (\d+) games measured while playing, of (\d+) after", log).groups()
+    assert int(playing) + int(after) == 8
 
 
 def test_standings_with_luck_shows_raw_and_adjusted_scores_and_luck_received(played):
@@ -85,6 +89,26 @@ def test_standings_with_luck_shows_raw_and_adjusted_scores_and_luck_received(pla
             assert line[name] == ("" if row[name] is None else str(row[name]))
     plain = arena("standings", "--format", "json", cwd=root, check=True).stdout
     assert "adjusted_score" not in json.loads(plain)[0]
+
+
+def test_the_site_shows_each_games_luck_and_the_luck_each_bot_received(played):
+    root, _ = played
+    rows = json.loads(arena("standings", "--luck", "--format", "json", cwd=root, check=True).stdout)
+    with Store(root / "arena.db") as store:
+        for key in store.stored_keys():
+            page = (root / "leaderboard" / paths.game_path(key)).read_text()
+            shown = re.search(r'<script type="application/json" id="luck-data">(.*?)</script>', page)
+            assert shown and json.loads(shown.group(1)) == store.luck(key)
+        bots = store.bots()
+    for row in rows:
+        if row["luck"] is None:
+            continue
+        info = paths.BotInfo(row["bot_id"], row["bot"], bots[row["bot_id"]]["content_hash"][:12])
+        page = (root / "leaderboard" / info.page).read_text()
+        record = page[page.index(f'id="record-{row["table_name"]}"'):]
+        received = re.search(r'<dt>luck received</dt><dd>([^ ]+) <span class="muted">\(([^ ]+) to ([^)]+)\)', record)
+        assert received.groups() == tuple(f"{row[name]:+.3f}" for name in ("luck", "luck_low", "luck_high"))
+        assert "far from zero over many games points at an engine or dice problem" in record
 
 
 def test_games_stored_without_luck_are_measured_by_standings_and_an_old_database_upgraded(played, tmp_path):
