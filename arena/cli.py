@@ -23,11 +23,12 @@ from arena.bots.discovery import discover, find_every_bot, named_bots
 from arena.bots.isolation import ISOLATIONS
 from arena.bots.isolation import check as check_isolation
 from arena.bots.process import format_size, parse_size
-from arena.errors import ArenaError
+from arena.errors import ArenaError, StoreInUse
 from arena.games import SPECS, broken_plugins, get_spec
 from arena.games.base import InvalidOptions
 from arena.games.replays import with_replay
-from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
+from arena.luck.stored import IdleLuck, Measured, measure_missing
+from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits
 from arena.play.check import check_bot, find_bots
 from arena.play.executors import Executor, LocalExecutor, make_executor
 from arena.play.gauntlet import Progress, check_luck_measurable, plan_gauntlet, run_gauntlet, summary
@@ -49,6 +50,7 @@ from arena.play.tournament import (
 from arena.plurals import plural
 from arena.resources import BOTS_FOLDER, bot_folders
 from arena.site import solo_results
+from arena.stats.luck import luck_lines, luck_rows, with_luck
 from arena.stats.pentanomial import elo_text
 from arena.stats.sprt import Sprt
 from arena.stats.standings import Standings, json_rows, pairs_csv, text_table, to_csv
@@ -281,11 +283,14 @@ def _say_skipped_files() -> None:
 @click.option("--worker-timeout", type=click.FloatRange(min=0), default=60.0, show_default=True,
               help="With --executor dask: seconds games may wait for a usable worker before "
                    "the run gives up.")
+@click.option("--luck-workers", type=click.IntRange(min=0), default=None,
+              help="Processes measuring the luck of the dice at idle CPU priority while games play (0: all "
+                   "of it after the last game)  [default: the cores --jobs leaves free; with dask, every core]")
 @_fail_cleanly
 def tournament(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[int], option_texts: tuple[str, ...],
                rounds: int, workers: int, seed: int | None, move_timeout: float, startup_timeout: float, db: Path,
                out: Path, log_dir: Path | None, executor: str, scheduler_address: str | None,
-               worker_timeout: float) -> None:
+               worker_timeout: float, luck_workers: int | None) -> None:
     """Play every pair of bots (or pod of 3 or 4) at every game they play; resume if interrupted."""
     limits = _limits(move_timeout, startup_timeout)
     log_dir = _log_dir_beside(db, log_dir)
@@ -308,8 +313,12 @@ def tournament(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[
                    f"{missing} to play on {runner.describe()}; logs in {log_dir}", err=True)
         board = site.Site(store, Path(out))
         started = time.perf_counter()
-        _play_with_progress(plan, store, runner, limits, log_dir, missing, board.add_game)
+        if luck_workers is None:
+            luck_workers = _free_cores(workers if executor == "local" else 0)
+        played_luck = _play_measuring_luck(plan, store, runner, limits, log_dir, missing, board, luck_workers)
         played = time.perf_counter()
+        left = measure_missing(store)
+        measured = time.perf_counter()
         _say_referee_failures(store)
         _rewrite_ratings(store)
         rated = time.perf_counter()
@@ -317,9 +326,10 @@ def tournament(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[
         # The end of the run, timed, for bench/tournament.py and for anyone
         # wondering what a run does after its last game.
         logging.getLogger(__name__).info(
-            "end of run: played %d games in %.2f s (%d game pages written as they were stored); "
-            "ratings %.2f s, site %.2f s", missing, played - started, len(board.added), rated - played,
-            time.perf_counter() - rated)
+            "end of run: played %d games in %.2f s (%d replay entries made as their luck was stored); "
+            "luck of %d games measured while playing, of %d after, in %.2f s; ratings %.2f s, site %.2f s",
+            missing, played - started, len(board.added), played_luck, left, measured - played,
+            rated - measured, time.perf_counter() - rated)
     click.echo(f"leaderboard: {index}")
 
 
@@ -352,14 +362,49 @@ def _say_referee_failures(store: Store) -> None:
                        for key, seats, detail in failures), err=True)
 
 
+def _free_cores(games_here: int) -> int:
+    """The cores of this machine that games played here leave free: luck
+    workers there cost the games nothing, while on cores the games use they
+    slowed them (bench/luck_cost.py, README "Luck of the dice")."""
+    return max(0, (os.cpu_count() or 1) - games_here)
+
+
+def _play_measuring_luck(plan: Plan, store: Store, runner: Executor, limits: Limits, log_dir: Path,
+                         missing: int, board: site.Site, luck_workers: int) -> int:
+    """Play, each stored game handed to idle-priority luck workers
+    (arena.luck.stored), whose figures are stored as they come, each game's
+    page written then, with its luck. Returns how many games' luck was
+    stored while playing."""
+    stored = 0
+
+    def store_luck(measured: Measured) -> None:
+        nonlocal stored
+        store.add_luck(measured)
+        stored += len(measured)
+        for key in measured:
+            board.add_game(key)
+
+    if not luck_workers:
+        _play_with_progress(plan, store, runner, limits, log_dir, missing, lambda record: None)
+        return 0
+    luck = IdleLuck(luck_workers)
+    try:
+        def on_stored(record: GameRecord) -> None:
+            luck.submit(record)
+            store_luck(luck.measured())
+        _play_with_progress(plan, store, runner, limits, log_dir, missing, on_stored)
+    finally:
+        store_luck(luck.close())
+    return stored
+
+
 def _play_with_progress(plan: Plan, store: Store, runner: Executor, limits: Limits, log_dir: Path,
-                        missing: int, stored: Callable[[str], None]) -> None:
+                        missing: int, stored: Callable[[GameRecord], None]) -> None:
     """Play, showing progress (a bar on a terminal, else ProgressLines);
-    ``stored`` hears each game's key as it is stored."""
+    ``stored`` hears each game as it is stored."""
     def play(advance: Callable[[int], None]) -> None:
         def on_game(record: GameRecord) -> None:
-            if record.termination is not Termination.REFEREE_FAILURE:  # no game to show
-                stored(record.job.key)
+            stored(record)
             advance(1)
         play_missing(plan, store, runner, limits, log_dir, on_game=on_game)
 
@@ -543,23 +588,48 @@ def list_bots(bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: 
               default="table", show_default=True,
               help="csv: the json rows, one column per field but pairs; pairs-csv: their pairs, "
                    "a line per bot and opponent.")
+@click.option("--luck", "with_luck_fields", is_flag=True,
+              help="Also each bot's luck-adjusted score and the luck it received, with 95% intervals "
+                   "(the luck of games stored without it is measured first).")
 @_fail_cleanly
-def standings(db: Path, output_format: str) -> None:
+def standings(db: Path, output_format: str, with_luck_fields: bool) -> None:
     """Print ratings per table (a game at a player count) and overall."""
+    if with_luck_fields:
+        _measure_missing_luck(db)
     with Store(db) as store:
         computed = _standings(store)
+        luck = luck_rows(store.games(solo=False)) if with_luck_fields else None
     rows = computed.rows
     if output_format == "json":
-        click.echo(json.dumps(json_rows(rows), indent=2))
+        click.echo(json.dumps(json_rows(rows) if luck is None else with_luck(json_rows(rows), luck), indent=2))
         return
     if output_format in ("csv", "pairs-csv"):
-        click.echo((to_csv if output_format == "csv" else pairs_csv)(rows), nl=False)
+        click.echo(to_csv(rows, luck) if output_format == "csv" else pairs_csv(rows), nl=False)
         return
     for line in text_table(rows):
         click.echo(line)
     for table, seats in computed.seats.items():
         shares = ", ".join(f"seat {seat} {share:.0%}" for seat, share in enumerate(seats.shares()))
         click.echo(f"{table}: first places by seat over {plural(seats.games, 'game')}: {shares}")
+    if luck is not None:
+        for line in luck_lines(luck, {row.bot_id: row.bot for row in rows}):
+            click.echo(line)
+
+
+def _measure_missing_luck(db: Path) -> None:
+    """Measure and store the luck of the games stored without it (all cores,
+    arena.luck.stored), unless another arena process is writing the file:
+    then what is stored is shown, and the rest waits for a later run."""
+    if not db.is_file():
+        return  # the reader says there are no results
+    try:
+        with Store(db, writer=True) as store:
+            missing = len(store.unmeasured_luck())
+            if missing:
+                click.echo(f"measuring the luck of {plural(missing, 'game')} stored without it", err=True)
+                measure_missing(store)
+    except StoreInUse as exc:
+        click.echo(f"the luck of the games stored without it is not measured now: {exc}", err=True)
 
 
 def _standings(store: Store) -> Standings:
@@ -580,6 +650,7 @@ def _rewrite_ratings(store: Store) -> None:
 @_fail_cleanly
 def build_leaderboard(db: Path, out: Path) -> None:
     """Regenerate the leaderboard site from the database."""
+    _measure_missing_luck(db)
     with Store(db) as store:
         index = site.build(store, out)
     click.echo(f"leaderboard: {index}")

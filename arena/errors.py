@@ -35,3 +35,7 @@ class IllegalAnswer(ValueError):
 
 class StoreError(ArenaError):
     """The results database cannot be used (wrong version, corrupt, locked)."""
+
+
+class StoreInUse(StoreError):
+    """Another arena process holds the database's writer lock."""

@@ -367,6 +367,9 @@ class StoredGame(_Forfeits):
     duration: float
     logs: tuple[str | None, ...]
     finished_at: float
+    # Each seat's luck (arena.luck), as stored in results.luck; None until
+    # it is measured, or where it cannot be (a game without an evaluation).
+    luck: tuple[float, ...] | None = None
 
     @property
     def players(self) -> int:

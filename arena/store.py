@@ -27,7 +27,7 @@ from typing import IO, Any
 import sqlite_utils
 
 from arena import results
-from arena.errors import StoreError
+from arena.errors import StoreError, StoreInUse
 from arena.model import BotSpec, DecisionTimes, DiceKey, Event, Forfeit, GameRecord, StoredGame, Termination
 
 APPLICATION = "arena"
@@ -182,8 +182,24 @@ def _queryable_v11(db: sqlite_utils.Database) -> None:
         WHERE json_extract(event.value, '$.kind') = 'decision'""")
 
 
+def _luck_v12(db: sqlite_utils.Database) -> None:
+    """The luck of the dice (arena.luck), measured after the game is stored
+    (arena.luck.stored): each seat's total in ``results.luck`` beside its
+    points (its luck-adjusted result is points less luck), and the luck of
+    every chance event in ``games.luck``, compact JSON ``{"totals": [per
+    seat], "rolls": [[event number, [per seat]], ...]}``, or ``{"problem":
+    why}`` for a game whose luck cannot be measured (a game without an
+    evaluation, a record that no longer replays). NULL until measured:
+    games stored before are measured by the next site build or ``arena
+    standings --luck``."""
+    db.table("results").add_column("luck", float)
+    db.table("games").add_column("luck", str)
+    # What is left to measure, found without reading every game's row.
+    db.execute("CREATE INDEX games_luck_unmeasured ON games(job_order, key) WHERE luck IS NULL")
+
+
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
-              _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10, _queryable_v11]
+              _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10, _queryable_v11, _luck_v12]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -374,6 +390,20 @@ class Store:
                   "forfeit": forfeited.get(seat)} for seat, bot_id in enumerate(job.seats)])
         return True
 
+    def add_luck(self, measured: Mapping[str, dict[str, Any]]) -> None:
+        """Store the luck of stored games (``arena.luck.stored``: by game key,
+        as ``games.luck`` holds it), in one transaction; a game whose luck is
+        stored already keeps it."""
+        with self.db.conn:
+            self.db.execute("BEGIN IMMEDIATE")
+            for key, luck in measured.items():
+                text = json.dumps(luck, separators=(",", ":"))
+                if self.db.execute("UPDATE games SET luck = ? WHERE key = ? AND luck IS NULL",
+                                   [text, key]).rowcount:
+                    for seat, total in enumerate(luck.get("totals") or ()):
+                        self.db.execute("UPDATE results SET luck = ? WHERE game_key = ? AND seat = ?",
+                                        [total, key, seat])
+
     def write_ratings(self, rows: Iterable[Mapping[str, Any]],
                       history: Mapping[tuple[str, str], Iterable[tuple[int, float]]],
                       game_keys: Mapping[str, list[str]]) -> None:
@@ -424,7 +454,7 @@ class Store:
             params.append(game)
         if solo is not None:
             conditions.append("players = 1" if solo else "players > 1")
-        sql = f"SELECT {', '.join(_STORED_COLUMNS)} FROM games"
+        sql = f"SELECT {_STORED_SELECT} FROM games"
         if conditions:
             sql += " WHERE " + " AND ".join(conditions)
         sql += " ORDER BY job_order, key"
@@ -452,6 +482,21 @@ class Store:
         events: list[Event] = json.loads(zlib.decompress(row[0]))
         return events
 
+    def luck(self, key: str) -> dict[str, Any] | None:
+        """The luck of a game's dice as stored with it (``_luck_v12``), or None."""
+        row = self.db.execute("SELECT luck FROM games WHERE key = ?", [key]).fetchone()
+        if row is None:
+            raise StoreError(f"no game with key {key!r}")
+        return None if row[0] is None else dict(json.loads(row[0]))
+
+    def unmeasured_luck(self) -> list[str]:
+        """The keys of the games whose luck is not stored yet, in plan order
+        (games between bots: a referee failure has no result, a solo game
+        no opponent for luck to favour)."""
+        return [key for (key,) in self.db.execute(
+            f"SELECT key FROM games WHERE luck IS NULL AND players > 1 AND {NO_REFEREE_FAILURE} "
+            "ORDER BY job_order, key")]
+
     def decision_times(self, key: str) -> DecisionTimes:
         row = self.db.execute("SELECT move_timeout, decision_times FROM games WHERE key = ?", [key]).fetchone()
         if row is None:
@@ -468,7 +513,7 @@ class Store:
 
     def game(self, key: str) -> StoredGame:
         """One stored game, without its events."""
-        row = self.db.execute(f"SELECT {', '.join(_STORED_COLUMNS)} FROM games WHERE key = ?", [key]).fetchone()
+        row = self.db.execute(f"SELECT {_STORED_SELECT} FROM games WHERE key = ?", [key]).fetchone()
         if row is None:
             raise StoreError(f"no game with key {key!r}")
         return _stored_game(dict(zip(_STORED_COLUMNS, row)))
@@ -488,7 +533,9 @@ class Store:
 
 NO_REFEREE_FAILURE = f"termination != '{Termination.REFEREE_FAILURE.value}'"
 _STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "options", "placements",
-                   "termination", "forfeits", "scores", "decisions", "duration", "logs", "finished_at")
+                   "termination", "forfeits", "scores", "decisions", "duration", "logs", "finished_at", "luck")
+# The luck totals only, not every roll's (SQLite reads them out of the JSON).
+_STORED_SELECT = ", ".join(_STORED_COLUMNS[:-1]) + ", json_extract(luck, '$.totals')"
 
 
 def _stored_game(row: dict[str, Any]) -> StoredGame:
@@ -500,7 +547,7 @@ def _stored_game(row: dict[str, Any]) -> StoredGame:
         placements=_tuple(row["placements"]), termination=Termination(row["termination"]),
         forfeits=_forfeits(row["forfeits"]), scores=_tuple(scores) if scores is not None else None,
         decisions=row["decisions"], duration=row["duration"], logs=_tuple(row["logs"]),
-        finished_at=row["finished_at"])
+        finished_at=row["finished_at"], luck=None if row["luck"] is None else tuple(json.loads(row["luck"])))
 
 
 # The same seats, placements, logs and forfeits come back in many games (a
@@ -525,7 +572,7 @@ def _take_lock(path: Path) -> IO[str]:
         fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.close()
-        raise StoreError(f"{str(path)!r} is in use by another arena process "
+        raise StoreInUse(f"{str(path)!r} is in use by another arena process "
                          f"(lock {str(lock_path)!r}); wait for it to finish") from None
     handle.seek(0)
     handle.truncate()

@@ -30,8 +30,8 @@ from contextlib import closing
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-END_OF_RUN = re.compile(r"end of run: played (\d+) games in ([\d.]+) s \((\d+) game pages written as they were "
-                        r"stored\); ratings ([\d.]+) s, site ([\d.]+) s")
+END_OF_RUN = re.compile(r"end of run: played (\d+) games in ([\d.]+) s \((\d+) replay entries made as their luck "
+                        r"was stored\); .*; ratings ([\d.]+) s, site ([\d.]+) s")
 
 
 def run(folder: Path, bots: Path, rounds: int, jobs: int) -> float:
@@ -59,7 +59,7 @@ def run(folder: Path, bots: Path, rounds: int, jobs: int) -> float:
     print(f"--jobs {jobs}: {games} games in {wall:.2f} s, {rate:.1f} games/s (site included); "
           f"{cpu:.1f} CPU s in all (the command, workers, wardens and bots: {cpu / wall:.2f} cores busy); "
           f"peak RSS {usage.ru_maxrss / 1024:.0f} MiB")
-    print(f"  play {play:.2f} s ({pages} game pages written as games were stored, of {played} played); "
+    print(f"  play {play:.2f} s ({pages} replay entries made as their luck was stored, of {played} played); "
           f"end of run: ratings {ratings:.2f} s + site {site:.2f} s = {ratings + site:.2f} s, "
           f"{100 * (ratings + site) / play:.1f}% of the play time; the rest ({wall - play - ratings - site:.2f} s) "
           f"is start-up, checking the bots and planning")

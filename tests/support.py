@@ -158,9 +158,18 @@ def arena(*args: str, cwd: Path, timeout: float = 300, check: bool = False,
     return result
 
 
+def undo_schema_12(conn: sqlite3.Connection) -> None:
+    """What schema 12 (arena.store._luck_v12) adds, taken away."""
+    conn.execute("DROP INDEX games_luck_unmeasured")
+    conn.execute("ALTER TABLE games DROP COLUMN luck")
+    conn.execute("ALTER TABLE results DROP COLUMN luck")
+
+
 def undo_schema_11(conn: sqlite3.Connection) -> None:
-    """What schema 11 (arena.store._queryable_v11) adds, taken away: a
-    database as arena left it before, for tests of upgrades from older ones."""
+    """What schema 11 (arena.store._queryable_v11) and those after add, taken
+    away: a database as arena left it before, for tests of upgrades from
+    older ones."""
+    undo_schema_12(conn)
     conn.execute("DROP VIEW moves")
     conn.execute("DROP VIEW events")
     for table, column in (("games", "finished_at_iso"), ("dice_key", "made_at_iso"), ("results", "players"),

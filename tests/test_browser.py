@@ -315,6 +315,31 @@ def test_a_replay_of_every_game(site, watched, name):
     assert (ARTIFACTS / f"replay-{name}.png").stat().st_size > 10_000
 
 
+def test_a_replay_draws_the_stored_luck_of_every_roll(site, watched):
+    """The luck chart (luck.js) draws each chance event's stored luck per
+    seat as a bar of its figure's height, and each seat's stored total."""
+    game = a_game(site, "detour")
+    with Store(site.db) as store:
+        luck = store.luck(game.key)
+    assert luck is not None and luck["rolls"] and len(luck["totals"]) == 2
+    page = watched.page
+    page.goto(replay_url(site.out, site.db, game.key))
+    page.wait_for_selector("#luck .luck-roll")
+    bars = page.eval_on_selector_all(
+        "#luck .luck-roll", "bars => bars.map(b => [+b.dataset.event, +b.dataset.seat, +b.dataset.luck, "
+                            "b.getBBox().height, b.getBBox().y])")
+    assert [bar[:3] for bar in bars] == [[event, seat, value] for event, values in luck["rolls"]
+                                         for seat, value in enumerate(values)]
+    zero = page.eval_on_selector("#luck .luck-zero", "line => line.getBBox().y")
+    scales = {round(height / abs(value), 3) for _, _, value, height, _ in bars if abs(value) > 0.01}
+    assert scales and max(scales) - min(scales) < 0.05 * max(scales)  # every bar its figure's height
+    assert all((y < zero - 0.1) == (value > 0) for _, _, value, height, y in bars if abs(value) > 0.01)
+    totals = page.eval_on_selector_all("#luck .luck-totals li", "items => items.map(i => +i.dataset.total)")
+    assert totals == luck["totals"]
+    assert page.locator("#luck polyline.luck-total").count() == 2
+    watched.assert_clean()
+
+
 # The boards' legends: every kind of space, each drawn from a space of the board.
 LEGENDS = {"slyyde": 7, "detour": 6, "ciclovia": 7, "roundabout": 6}
 

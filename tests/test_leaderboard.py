@@ -442,11 +442,15 @@ def test_a_tournament_stores_each_replay_and_the_site_shows_it_as_the_events_mak
         assert shown == made[game.key] and kept[game.key] in (None, shown)
 
 
-def test_the_tournament_made_each_replay_entry_as_its_game_was_stored(site):
+def test_the_tournament_made_each_replay_entry_as_its_games_luck_was_stored(site):
+    """Luck measured while games play comes with its game's replay entry,
+    made then; the rest is measured after the last game, and the build
+    makes those entries."""
     log = (site.root / "logs" / "arena.log").read_text()
-    played, pages = re.search(r"end of run: played (\d+) games .*\((\d+) game pages written as they were stored",
-                              log).groups()
-    assert int(pages) == int(played) > 0
+    played, pages, playing, after = re.search(
+        r"end of run: played (\d+) games .*\((\d+) replay entries made as their luck was stored\); "
+        r"luck of (\d+) games measured while playing, of (\d+) after", log).groups()
+    assert int(pages) == int(playing) and int(playing) + int(after) == int(played) > 0
 
 
 def test_whatever_comes_from_a_bot_is_escaped(site):

@@ -11,13 +11,15 @@ from datetime import datetime
 
 import pytest
 import sqlite_utils
-from support import undo_schema_11
+from support import undo_schema_11, undo_schema_12
 
 from arena.errors import StoreError
 from arena.games import get_game
 from arena.games.events import replay
 from arena.games.playout import random_playout
 from arena.games.replays import REPLAY_FORMAT, with_replay
+from arena.luck.measure import game_luck, stored_luck
+from arena.luck.stored import measure_missing
 from arena.model import BotSpec, DecisionTimes, Event, Forfeit, GameRecord, Job, Termination
 from arena.store import MIGRATIONS, SCHEMA_VERSION, Store, register_functions
 
@@ -161,6 +163,60 @@ def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_i
         assert store.replay("new", REPLAY_FORMAT) is not None
 
 
+def test_the_luck_of_a_game_is_stored_per_seat_beside_its_points_and_per_roll_with_the_game(tmp_path):
+    record = played("k1", 4)
+    luck = stored_luck("slyyde", 2, {}, record.events, 4)
+    assert luck == game_luck("slyyde", 2, {}, record.events, 4).to_json()
+    with Store(tmp_path / "r.db", writer=True) as store:
+        store.add_bots(SPECS)
+        store.add_game(record)
+        store.add_game(played("bare", 5, 1))
+        assert store.unmeasured_luck() == ["k1", "bare"]
+        store.add_luck({"k1": luck})
+        store.add_luck({"k1": {"totals": [9.0, -9.0], "rolls": []}})  # measured once: kept as it is
+        assert store.unmeasured_luck() == ["bare"]
+    with Store(tmp_path / "r.db") as reader:
+        assert reader.luck("k1") == luck
+        assert reader.luck("bare") is None
+        assert reader.game("k1").luck == tuple(luck["totals"]) and reader.game("bare").luck is None
+        rows = reader.db.execute("SELECT game_key, seat, luck FROM results ORDER BY game_key, seat").fetchall()
+    assert rows == [("bare", 0, None), ("bare", 1, None), ("k1", 0, luck["totals"][0]), ("k1", 1, luck["totals"][1])]
+
+
+def test_a_game_whose_luck_cannot_be_measured_is_stored_with_why_and_not_tried_again(tmp_path):
+    record = played("k1", 4)
+    broken = [*record.events[:3], {"kind": "decision", "seat": 0, "offered": [{}], "chosen": 5}]
+    luck = stored_luck("slyyde", 2, {}, broken, 4)
+    assert set(luck) == {"problem"} and luck["problem"].startswith("the luck of this game cannot be measured")
+    with Store(tmp_path / "r.db", writer=True) as store:
+        store.add_bots(SPECS)
+        store.add_game(record)
+        store.add_luck({"k1": luck})
+        assert store.unmeasured_luck() == [] and store.game("k1").luck is None
+        assert store.db.execute("SELECT luck FROM results").fetchall() == [(None,), (None,)]
+
+
+def test_a_database_from_before_luck_is_upgraded_and_its_games_luck_measured(tmp_path):
+    db = tmp_path / "r.db"
+    with Store(db, writer=True) as store:
+        store.add_bots(SPECS)
+        for n in range(3):
+            store.add_game(played(f"old{n}", 4 + n, n))
+    with closing(sqlite3.connect(db)) as conn:  # as schema 11 left it
+        undo_schema_12(conn)
+        conn.execute("UPDATE meta SET value = '11' WHERE key = 'schema_version'")
+        conn.commit()
+    with pytest.raises(StoreError, match="older schema"):
+        Store(db)
+    with Store(db, writer=True) as store:
+        assert store.unmeasured_luck() == ["old0", "old1", "old2"]
+        assert store.events("old1") == played("old1", 5, 1).events
+        assert measure_missing(store, workers=2) == 3
+        assert measure_missing(store) == 0
+        for n in range(3):
+            assert store.luck(f"old{n}") == game_luck("slyyde", 2, {}, played("old", 4 + n).events, 4 + n).to_json()
+
+
 def test_a_database_of_schema_10_is_upgraded_in_place_and_reads_in_sql(tmp_path):
     """Issue 27: schema 11 adds ISO times, the player count in results,
     and the views events and moves over the compressed records; a file of
@@ -179,7 +235,7 @@ def test_a_database_of_schema_10_is_upgraded_in_place_and_reads_in_sql(tmp_path)
         events = {key: store.events(key) for key in ("old", "new")}
     with closing(sqlite3.connect(db)) as conn:
         register_functions(conn)
-        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("11",)
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
         assert conn.execute("SELECT DISTINCT players FROM results").fetchall() == [(2,)]
         finished, iso = conn.execute("SELECT finished_at, finished_at_iso FROM games WHERE key = 'old'").fetchone()
         assert datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() == pytest.approx(finished, abs=1e-3)

@@ -10,6 +10,7 @@ merged, since an engine may tell two orders of the same dice apart), else
 ``SAMPLES`` tuples drawn uniformly from a generator seeded by the game's
 seed and the event's number (so the figures are reproducible; a sample
 mean has the mean's expectation, which keeps each term's mean zero).
+``stored_luck`` is the form the store keeps (``games.luck``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena import results
+from arena.errors import ArenaError
 from arena.games import get_game
 from arena.games.base import ChanceRequest, State
 from arena.games.dice import stream_seed
@@ -37,7 +39,6 @@ class RollLuck:
     """The luck of one chance event (``event``: its index in the record) for each seat."""
 
     event: int
-    purpose: str
     seats: tuple[float, ...]
 
 
@@ -53,14 +54,14 @@ class GameLuck:
         return tuple(points - luck for points, luck in zip(results.points(placements), self.totals))
 
     def to_json(self) -> dict[str, Any]:
+        """Compact, as the store keeps it: totals to 1e-6 points, each roll
+        to 1e-4 (what a chart shows; each event's purpose is in the record)."""
         return {"totals": [round(luck, 6) for luck in self.totals],
-                "rolls": [[roll.event, roll.purpose, [round(luck, 6) for luck in roll.seats]]
-                          for roll in self.rolls]}
+                "rolls": [[roll.event, [round(luck, 4) + 0.0 for luck in roll.seats]] for roll in self.rolls]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameLuck:
-        return cls(tuple(RollLuck(event, purpose, tuple(seats)) for event, purpose, seats in data["rolls"]),
-                   tuple(data["totals"]))
+        return cls(tuple(RollLuck(event, tuple(seats)) for event, seats in data["rolls"]), tuple(data["totals"]))
 
 
 def outcomes(request: ChanceRequest, sampler: random.Random) -> Iterator[tuple[int, ...]]:
@@ -103,9 +104,21 @@ def game_luck(game_name: str, players: int, options: dict[str, Any], events: lis
             state = next(states)
             actual = value(state)
             luck = tuple(a - e for a, e in zip(actual, expected))
-            rolls.append(RollLuck(number, event["purpose"], luck))
+            rolls.append(RollLuck(number, luck))
             totals = [t + x for t, x in zip(totals, luck)]
         else:
             state = next(states)
     return GameLuck(tuple(rolls), tuple(totals))
 
+
+
+def stored_luck(game_name: str, players: int, options: dict[str, Any], events: list[Event],
+                seed: int) -> dict[str, Any]:
+    """A stored game's luck as ``games.luck`` keeps it: ``GameLuck.to_json``,
+    or ``{"problem": why}`` where it cannot be measured (a game without an
+    evaluation or engine here, a record that no longer replays), so that
+    the game is not tried again and again."""
+    try:
+        return game_luck(game_name, players, options, events, seed).to_json()
+    except (ArenaError, KeyError, IndexError, TypeError, ValueError) as exc:
+        return {"problem": f"the luck of this game cannot be measured: {exc}"}

@@ -15,8 +15,10 @@ page or the new one, never half. A site of an older arena, a page per game
 
 A chunk holds the replay stored with each game (made by the worker that
 played it); for games stored without one the chunk's writer makes it from
-the events. Many chunks are written by worker processes; a tournament makes
-each game's chunk entry as the game is stored (``Site.add_game``).
+the events, and beside it the luck of the game's dice where it is stored
+(arena.luck.stored; a chunk written before is written again once it is).
+Many chunks are written by worker processes; a tournament makes each
+game's chunk entry as the game's luck is stored (``Site.add_game``).
 """
 
 from __future__ import annotations
@@ -97,9 +99,9 @@ def build(store: Store, out_dir: Path) -> Path:
 
 class Site:
     """The site of one store. A tournament tells it of each game as it is
-    stored (``add_game``), so the game's chunk entry is made while the
-    others play, and ``build`` at the end of the run has only to gather it
-    into its chunk and write the summary pages."""
+    stored, once its luck is (``add_game``), so the game's chunk entry is
+    made while the others play, and ``build`` at the end of the run has only
+    to gather it into its chunk and write the summary pages."""
 
     def __init__(self, store: Store, out: Path) -> None:
         self.store = store
@@ -227,7 +229,7 @@ def _uses_digest(uses: list[dict[str, Any]]) -> str:
 def _digest(game: StoredGame, logs: list[dict[str, Any] | None]) -> int:
     """What a game's chunk entry is made from, summed up in 64 bits (a
     million of them are held at once)."""
-    identity = (game.key, game.finished_at, game.decisions, game.termination.value, tuple(logs))
+    identity = (game.key, game.finished_at, game.decisions, game.termination.value, tuple(logs), game.luck)
     return int.from_bytes(hashlib.sha1(repr(identity).encode()).digest()[:8], "big")
 
 
@@ -304,7 +306,7 @@ def _chunked_game(store: Store, game: StoredGame, logs: list[dict[str, Any] | No
     if payload is None:
         payload, _, problem = replays.replay_payload(game.game, game.seats, game.options, store.events(game.key),
                                                      store.decision_times(game.key))
-    return pages.chunked_game(game, logs, payload, problem, bots)
+    return pages.chunked_game(game, logs, payload, problem, bots, store.luck(game.key))
 
 
 def _write_replay_chunk(store: Store, out: Path, chunk: int, keys: list[str], bots: dict[str, list[Any]],

@@ -29,6 +29,7 @@ from arena.site import schema
 from arena.site.paths import BotInfo, replay_address, version_of
 from arena.stats.elo import Ladder
 from arena.stats.joint import Fitted, JointTables
+from arena.stats.luck import LuckTables
 from arena.stats.pairs import Record
 from arena.stats.pentanomial import SeatSwappedPairs
 from arena.stats.standings import SeatShares, add_seat_shares
@@ -130,6 +131,7 @@ class SiteData:
     forfeits: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     hello_names: dict[str, str] = field(default_factory=dict)  # the name each bot's hello gave, by bot id
     seats: dict[str, SeatShares] = field(default_factory=dict)  # first places by seat, per table
+    luck: LuckTables = field(default_factory=LuckTables)  # the luck each bot received, per table
     solo_games: dict[str, int] = field(default_factory=dict)
     rows: list[list[Any]] = field(default_factory=list)
     keys: list[str] = field(default_factory=list)  # each row's game: game number n is keys[n - 1]
@@ -228,6 +230,7 @@ def _add_games(model: SiteData, store: Store, visit: Callable[[StoredGame, list[
         model.joint.add(game)
         model.pairs.add(game)
         add_seat_shares(model.seats, game)
+        model.luck.add(game)
         if game.players == 1:
             model.solo_games[game.seats[0]] = model.solo_games.get(game.seats[0], 0) + 1
         logs = model.logs.seat_logs(game)

@@ -248,6 +248,7 @@ def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str
         by_name.setdefault(info.name, []).append(info)
     tables = model.tables()
     games = latest_games(model)
+    luck = model.luck.rows()
     for name, versions in sorted(by_name.items()):
         versions.sort(key=lambda info: info.version)
         records: list[dict[str, Any]] = []
@@ -259,7 +260,8 @@ def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str
                     fitted = model.ml.get(table) or Fitted()
                     per_table.append({"table": table, "elo": standing, "ml": fitted.get(info.bot_id),
                                       "group": fitted.group_of(info.bot_id),
-                                      "bound": bound_text(fitted.get(info.bot_id), model.names)})
+                                      "bound": bound_text(fitted.get(info.bot_id), model.names),
+                                      "luck": luck.get((table, info.bot_id))})
             records.append({"info": info, "tables": per_table, "hello_name": model.hello_names.get(info.bot_id),
                             "forfeits": len(model.forfeits.get(info.bot_id, [])),
                             "solo": model.solo_games.get(info.bot_id, 0)})
@@ -313,13 +315,15 @@ def board_data() -> Iterator[tuple[str, str]]:
 
 
 def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], payload: str, problem: str | None,
-                 bots: dict[str, list[Any]]) -> dict[str, Any]:
+                 bots: dict[str, list[Any]], luck: dict[str, Any] | None = None) -> dict[str, Any]:
     """A game as its replay chunk holds it (schema.json, ``$defs/chunkedGame``):
-    its header rendered (templates/game.html) and its replay (the payload of
-    arena.games.replays, and why it stops early if it does). Who won, drew or lost is arena.results' verdict
+    its header rendered (templates/game.html), its replay (the payload of
+    arena.games.replays, and why it stops early if it does) and the luck of
+    its dice. Who won, drew or lost is arena.results' verdict
     on the placements: a shared first place is a draw between those sharing
     it. ``logs`` are the seats' stderr logs (arena.site.data.StderrLogs.seat_logs):
-    a forfeiting seat's last lines are shown beside its forfeit."""
+    a forfeiting seat's last lines are shown beside its forfeit. ``luck`` is
+    the luck of its dice as stored (``games.luck``), drawn by luck.js."""
     seats = []
     forfeited = {forfeit.seat: forfeit.termination.value for forfeit in game.forfeits}
     for seat, bot_id in enumerate(game.seats):
@@ -334,7 +338,8 @@ def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], payload: s
     # A first place shared by some seats and not all: name those who share it.
     shared = [s for s in seats if s["drew"]] if any(not s["drew"] for s in seats) else []
     head = render("game.html", "", game=game, seats=seats, shared=shared, when=format_time(game.finished_at))
-    return {"game": game.game, "players": game.players, "head": head, "payload": payload, "problem": problem}
+    return {"game": game.game, "players": game.players, "head": head, "payload": payload, "problem": problem,
+            "luck": luck if luck and "totals" in luck else None}
 
 
 def replay_chunk(chunk: int, games: dict[int, dict[str, Any]]) -> str:

@@ -35,6 +35,7 @@ from arena import results
 from arena.model import StoredGame
 from arena.stats.elo import Ladder
 from arena.stats.joint import Fitted, JointTables, bound_words
+from arena.stats.luck import LUCK_FIELDS, LuckRow, with_luck
 from arena.stats.pentanomial import PAIR_SCORES, SeatSwappedPairs
 from arena.stats.tables import table_name
 
@@ -196,13 +197,16 @@ def unbounded_notes(rows: list[StandingsRow]) -> list[str]:
             " tier: the bots named after \"except\", which won or drew against one another), each such bot"] + notes
 
 
-def to_csv(rows: list[StandingsRow]) -> str:
+def to_csv(rows: list[StandingsRow], luck: dict[tuple[str, str], LuckRow] | None = None) -> str:
     """The rows as CSV, one column per field of the JSON rows, in their
     order, but ``pairs`` (a list per row: :func:`pairs_csv` gives them a CSV
     of their own): an empty cell for none (a joint rating the data cannot
-    define), forfeits by reason as compact JSON."""
-    return _csv([field.name for field in dataclasses.fields(StandingsRow) if field.name != "pairs"],
-                json_rows(rows))
+    define), forfeits by reason as compact JSON; with ``luck``, the luck
+    fields after them (:mod:`arena.stats.luck`)."""
+    columns = [field.name for field in dataclasses.fields(StandingsRow) if field.name != "pairs"]
+    if luck is None:
+        return _csv(columns, json_rows(rows))
+    return _csv(columns + list(LUCK_FIELDS), with_luck(json_rows(rows), luck))
 
 
 # The pentanomial counts as CSV columns: pairs in which the row's bot scored

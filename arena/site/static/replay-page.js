@@ -3,7 +3,8 @@
    the replay chunk holding it (data/replays/<chunk>.js, by <script> so that
    the site works from file://), shows the game's header as arena rendered
    it, then loads the game's board drawing and static/replay.js, which
-   plays the replay. Another game in the address loads the page afresh. */
+   plays the replay, and, where the luck of its dice is stored,
+   static/luck.js, which draws it. Another game in the address loads the page afresh. */
 (function () {
   "use strict";
   const root = document.getElementById("replay");
@@ -63,10 +64,16 @@
       root.appendChild(p);
     }
     document.getElementById("replay-data").textContent = entry.payload;
+    const scripts = ["data/board-" + entry.game + ".js", "static/boards/common.js", "static/boards/generic.js",
+                     "data/drawing-" + entry.game + ".js", "static/boards/offers.js", "static/replay.js"];
+    if (entry.luck) {
+      document.getElementById("luck-data").textContent = JSON.stringify(entry.luck);
+      document.getElementById("luck").hidden = false;
+      scripts.push("static/luck.js");
+    }
     try {
       await load("link", {rel: "stylesheet", href: "data/drawing-" + entry.game + ".css"});
-      for (const src of ["data/board-" + entry.game + ".js", "static/boards/common.js", "static/boards/generic.js",
-                         "data/drawing-" + entry.game + ".js", "static/boards/offers.js", "static/replay.js"]) {
+      for (const src of scripts) {
         await load("script", {src: src});
       }
     } catch (error) {
