@@ -226,7 +226,8 @@ def test_a_luck_adjusted_gauntlet_reaches_a_verdict_on_the_adjusted_scores(tmp_p
     """Greedy against random at Detour on luck-adjusted pair scores: H1
     accepted; the adjusted score is the mean over the stored games of the
     candidate's points less its luck, measured again here from each stored
-    record; a rerun reads the same from the store alone and says so."""
+    record, and the luck the gauntlet measured is stored with each game; a
+    rerun reads the same from the store alone and says so."""
     args = ("gauntlet", "greedy_bot", "--vs", "random_bot", "--games", "detour", "--sprt", "0,50", "--luck-adjusted",
             "--move-timeout", "0.05", "--jobs", "2", "--seed", "3", "--bots", str(REPO / "bots"))
     run = arena(*args, "--format", "json", cwd=tmp_path, check=True, tmpdir=tmp_path)
@@ -241,6 +242,7 @@ def test_a_luck_adjusted_gauntlet_reaches_a_verdict_on_the_adjusted_scores(tmp_p
         measured = []
         for game in games:
             luck = game_luck(game.game, 2, game.options, store.events(game.key), game.seed)
+            assert store.luck(game.key) == luck.to_json()
             seat = 0 if game.seats[0].startswith("greedy_bot@") else 1
             measured.append(results.points(game.placements)[seat] - luck.totals[seat])
     assert adjusted["score"] == pytest.approx(statistics.fmean(measured), abs=1e-4)

@@ -14,9 +14,9 @@ no game is ever played twice.
 With ``luck_adjusted`` the test is the normal GSPRT on the candidate's
 luck-adjusted pair scores (arena.stats.adjusted_sprt) instead of the
 pentanomial one: each game's adjusted result is measured from its record
-(:func:`candidate_adjusted`), by this process as the game comes back from
-its worker while the others play on, or from the store for a game an
-earlier run played.
+(:class:`AdjustedResults`), by this process as the game comes back from
+its worker while the others play on, and stored with it; a game an earlier
+run played is read from the store.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 from arena import results
 from arena.bots.discovery import discover, named_bots
 from arena.errors import ArenaError
-from arena.luck.measure import game_luck
+from arena.luck.measure import GameLuck, stored_luck
 from arena.luck.values import point_values
 from arena.model import BotSpec, DiceKey, Event, GameRecord, Job, Limits, Termination
 from arena.play.executors import Executor
@@ -124,33 +124,37 @@ def check_luck_measurable(gauntlet: Gauntlet) -> None:
 VOID = -1
 
 
-def candidate_adjusted(job: Job, events: list[Event], placements: results.Placements, candidate: str) -> float:
-    """The candidate's luck-adjusted result in one game from its record:
-    its points less the luck the dice gave it (arena.luck.measure)."""
-    luck = game_luck(job.game, len(job.seats), job.options, events, job.seed)
-    return luck.adjusted(placements)[job.seats.index(candidate)]
+def _luck_of(job: Job, events: list[Event]) -> dict[str, Any]:
+    """A game's luck from its record, as the store keeps it (games.luck)."""
+    return stored_luck(job.game, len(job.seats), job.options, events, job.seed)
 
 
 @dataclass
 class AdjustedResults:
-    """The candidate's luck-adjusted result in each game, by key: measured
-    from a game's record as its worker hands it back (``note``, called
-    while the other workers play on), else from the stored record (a game
-    an earlier run played)."""
+    """The candidate's luck-adjusted result in each game: its points less
+    the luck the dice gave it (arena.luck). The luck is measured from a
+    game's record as its worker hands it back (``note``, called while the
+    other workers play on) and stored with the game once it is stored
+    (``of``), so the site and ``arena standings --luck`` do not measure it
+    again; a game an earlier run stored is read with its stored luck, or
+    measured from its stored record where it has none."""
 
     store: Store
     candidate: str
-    measured: dict[str, float] = field(default_factory=dict)
+    measured: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def note(self, record: GameRecord) -> None:
         if record.termination is not Termination.REFEREE_FAILURE:
-            self.measured[record.job.key] = candidate_adjusted(record.job, record.events, record.placements,
-                                                               self.candidate)
+            self.measured[record.job.key] = _luck_of(record.job, record.events)
 
     def of(self, job: Job, placements: results.Placements) -> float:
-        if job.key in self.measured:
-            return self.measured.pop(job.key)
-        return candidate_adjusted(job, self.store.events(job.key), placements, self.candidate)
+        luck = self.measured.pop(job.key, None) or self.store.luck(job.key)
+        if luck is None:
+            luck = _luck_of(job, self.store.events(job.key))
+        self.store.add_luck({job.key: luck})  # keeps luck stored already
+        if "problem" in luck:
+            raise ArenaError(f"game {job.key}: {luck['problem']}")
+        return GameLuck.from_json(luck).adjusted(placements)[job.seats.index(self.candidate)]
 
 
 @dataclass(frozen=True)
