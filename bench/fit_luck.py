@@ -22,7 +22,9 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +35,7 @@ import greedy_bot  # noqa: E402
 
 from arena import results  # noqa: E402
 from arena.games import GAMES, get_game  # noqa: E402
-from arena.games.base import CHANCE, TERMINAL  # noqa: E402
+from arena.games.base import CHANCE, TERMINAL, State  # noqa: E402
 from arena.games.dice import DiceStreams  # noqa: E402
 from arena.house.evaluations import evaluated_games, evaluator  # noqa: E402
 from arena.luck.values import CALIBRATION, FLOOR  # noqa: E402
@@ -41,17 +43,20 @@ from arena.luck.values import CALIBRATION, FLOOR  # noqa: E402
 OUTPUT = REPO / "arena" / "luck" / CALIBRATION
 
 
-def self_play(game_name: str, players: int, seed: int) -> tuple[list[list[float]], tuple[int, ...]]:
-    """One greedy self-play game: the chances after every chance event, and the placements."""
+def self_play(game_name: str, players: int, seed: int,
+              observe: Callable[[State], Any] | None = None) -> tuple[list[Any], tuple[int, ...]]:
+    """One greedy self-play game: what ``observe`` (by default the house
+    evaluation's chances) sees after every chance event, and the placements."""
     evaluate = evaluator(game_name)
+    look = observe or evaluate
     state = get_game(game_name).new_state(players)
     dice, chooser = DiceStreams(seed), random.Random(seed)
-    seen: list[list[float]] = []
+    seen: list[Any] = []
     while (seat := state.current_player()) != TERMINAL:
         if seat == CHANCE:
             state.apply_chance(dice.draw(state.chance_request()))
             if not state.is_terminal():
-                seen.append(evaluate(state))
+                seen.append(look(state))
         else:
             state.apply_action(state.legal_actions()[greedy_bot.choose(state, evaluate, chooser)])
     return seen, state.outcome().placements

@@ -23,6 +23,12 @@ printed with their intervals: they should agree (the adjustment has mean zero).
     .venv/bin/python bench/luck.py [--units 40] [--games detour,roundabout] [--players 2,4]
         [--pairings greedy_bot:random_bot,search_bot:greedy_bot] [--move-timeout 0.2] [--jobs 2]
         [--look 0,1]   # the value estimate looking the mover's own decisions ahead: a row each
+        [--house]      # where a learned estimate is used (arena/luck/learned.py), a row with the house one too
+
+The "value" column says which estimate a row used: the number of own
+decisions looked ahead, "learned" where arena/luck/learned.json has a model
+for the game and count (what arena uses there), "house" for the calibrated
+house evaluation on the same games (``--house``).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ladder import load_bots, play
@@ -43,8 +50,9 @@ from pods import house_bots
 from arena import results
 from arena.errors import ArenaError
 from arena.games import GAMES, get_game
+from arena.luck.learned import has_model
 from arena.luck.measure import game_luck
-from arena.luck.values import PointValues, point_values
+from arena.luck.values import LOOK, PointValues, point_values, slope_for
 from arena.model import BotSpec, DiceKey, GameRecord, Limits
 from arena.play.plan import plan_rotations
 from arena.stats.joint import Z95
@@ -92,7 +100,22 @@ def mean_interval(values: list[float]) -> str:
     return f"{statistics.fmean(values):.3f}±{half:.3f}"
 
 
-def units_of(records: list[GameRecord], first: BotSpec, look: int) -> tuple[list[Unit], float]:
+Estimate = Callable[[str, int], PointValues]  # a game and count to the value estimate a row uses
+
+
+def estimates(game: str, players: int, look: int, house: bool) -> dict[str, Estimate]:
+    """The rows' value estimates for one ``--look``, by the name the "value" column shows."""
+    learned = look == LOOK and has_model(game, players)
+
+    def default(game: str, players: int) -> PointValues:
+        return point_values(game, players, look=look)
+
+    def calibrated(game: str, players: int) -> PointValues:
+        return point_values(game, players, slope=slope_for(game, players), look=look)
+    return {"learned" if learned else str(look): default, **({"house": calibrated} if house and learned else {})}
+
+
+def units_of(records: list[GameRecord], first: BotSpec, estimate: Estimate) -> tuple[list[Unit], float]:
     """The first bot's (raw, adjusted) per game, grouped by unit, and the seconds luck took."""
     by_unit: dict[int, Unit] = {}
     spent = 0.0
@@ -101,7 +124,7 @@ def units_of(records: list[GameRecord], first: BotSpec, look: int) -> tuple[list
         job = record.job
         players = len(job.seats)
         if (job.game, players) not in values:
-            values[job.game, players] = point_values(job.game, players, look=look)
+            values[job.game, players] = estimate(job.game, players)
         started = time.perf_counter()
         luck = game_luck(job.game, players, job.options, record.events, job.seed, values[job.game, players])
         spent += time.perf_counter() - started
@@ -123,6 +146,8 @@ def main() -> None:
     parser.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples")
     parser.add_argument("--look", default="0",
                         help="own decisions the value estimate looks ahead (comma-separated: a row each, same games)")
+    parser.add_argument("--house", action="store_true",
+                        help="where a learned estimate is used, a row with the calibrated house evaluation too")
     args = parser.parse_args()
     try:
         run(args)
@@ -159,7 +184,7 @@ def measure(args: argparse.Namespace, games: list[str], counts: list[int], pairi
     print(f"# {args.units} units per row, move timeout {args.move_timeout:g} s, seed {args.seed}, "
           f"{args.jobs} jobs, {os.cpu_count()} cores, "
           f"{args.resamples} bootstrap resamples (percentile intervals over units)\n")
-    print(f"{'game':11} {'k':>2} {'first vs second':24} {'look':>4} {'games':>5} {'raw mean':>12} {'adjusted':>12} "
+    print(f"{'game':11} {'k':>2} {'first vs second':24} {'value':>7} {'games':>5} {'raw mean':>12} {'adjusted':>12} "
           f"{'adj/raw [95%]':>22} {'adj/paired [95%]':>22} {'adj+paired/raw [95%]':>22} {'luck s/game':>11}")
     for game in games:
         for players in counts:
@@ -171,18 +196,19 @@ def measure(args: argparse.Namespace, games: list[str], counts: list[int], pairi
                 jobs = plan_rotations(specs, game, args.units, DiceKey.from_seed(args.seed))
                 records = play(jobs, [first, second], limits, args.jobs, f"{game} {players}p {first_name}")
                 for look in args.looks:
-                    print_row(game, players, f"{first_name} vs {second_name}", look,
-                              *units_of(records, first, look), args)
+                    for label, estimate in estimates(game, players, look, args.house).items():
+                        print_row(game, players, f"{first_name} vs {second_name}", label,
+                                  *units_of(records, first, estimate), args)
 
 
-def print_row(game: str, players: int, pairing: str, look: int, units: list[Unit], spent: float,
+def print_row(game: str, players: int, pairing: str, value: str, units: list[Unit], spent: float,
               args: argparse.Namespace) -> None:
     found = ratios(units)
     intervals = bootstrap(units, args.resamples, args.seed)
     raw = [result[0] for unit in units for result in unit]
     adjusted = [result[1] for unit in units for result in unit]
     cells = [f"{value:6.2f} [{low:.2f}, {high:.2f}]" for value, (low, high) in zip(found, intervals)]
-    print(f"{game:11} {players:2} {pairing:24} {look:4} {len(raw):5} "
+    print(f"{game:11} {players:2} {pairing:24} {value:>7} {len(raw):5} "
           f"{mean_interval(raw):>12} {mean_interval(adjusted):>12} "
           f"{cells[0]:>22} {cells[1]:>22} {cells[2]:>22} {spent / len(raw):11.3f}", flush=True)
 

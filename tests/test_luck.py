@@ -6,6 +6,7 @@ check is shown to catch an expectation taken over the wrong dice."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import random
@@ -17,11 +18,12 @@ import pytest
 from arena import results
 from arena.games import GAMES, get_game
 from arena.games.base import ChanceRequest
+from arena.games.events import replay
 from arena.games.playout import random_playout
-from arena.house.evaluations import evaluated_games
-from arena.luck import measure
+from arena.house.evaluations import evaluated_games, evaluator
+from arena.luck import learned, measure
 from arena.luck.measure import ENUMERATED, SAMPLES, GameLuck, game_luck, outcomes
-from arena.luck.values import expected_points, point_values
+from arena.luck.values import expected_points, point_values, slope_for
 
 FIRST_SEED = 10_000_000  # far from the seeds bench/fit_luck.py fits on
 ALLOWED = 4.0            # standard errors a mean luck may be from zero (deterministic seeds)
@@ -135,3 +137,54 @@ def test_expected_points_are_the_evaluation_at_two_seats_and_sum_to_half_the_sea
 def test_a_finished_game_is_worth_its_points():
     final, _ = random_playout(get_game("slyyde"), 3, FIRST_SEED)
     assert point_values("slyyde", 3)(final) == list(results.points(final.outcome().placements))
+
+
+def test_the_learned_models_cover_every_variant_they_claim_and_are_what_luck_uses():
+    models = learned.load_models()
+    assert learned.has_model("roundabout", 2)
+    for name, counts in models.items():
+        assert name in learned.FEATURES, f"{name} has weights but no features"
+        for players, model in counts.items():
+            assert (name, int(players)) in VARIANTS
+            assert sorted(model["weights"]) == sorted(learned.features_for(name).NAMES)
+            assert model["held_out"]["log_loss"] < model["held_out"]["house_log_loss"]
+    final, events = random_playout(get_game("roundabout"), 2, FIRST_SEED)
+    *_, state = replay(get_game("roundabout"), 2, {}, events[:30])
+    assert point_values("roundabout", 2)(state) == learned.learned_values("roundabout", 2)(state)
+
+
+def pair_log_losses(name: str, players: int, first: int, count: int) -> tuple[float, float]:
+    """Over ``count`` random games, the mean log-loss per pair of seats of
+    the learned model's chance that one places ahead of the other, after
+    every chance event, and of the calibrated house evaluation's."""
+    features = learned.features_for(name)
+    stored = learned.load_models()[name][str(players)]["weights"]
+    weights = tuple(stored[feature] for feature in features.NAMES)
+    house = evaluator(name)
+    slope = slope_for(name, players)
+    losses = [0.0, 0.0]
+    pairs = 0
+    for seed in range(first, first + count):
+        final, events = random_playout(get_game(name), players, seed)
+        pairwise = list(results.pairwise(final.outcome().placements))
+        for event, state in zip(events, itertools.islice(replay(get_game(name), players, {}, events), 1, None)):
+            if event["kind"] != "chance" or state.is_terminal():
+                continue
+            summaries, chances = features.seats(state.to_json()), house(state)
+            for i, j, score in pairwise:
+                for k, chance in enumerate((learned.pair_chance(weights, features.pair(summaries[i], summaries[j])),
+                                            expected_points([chances[i], chances[j]], slope)[0])):
+                    chance = min(max(chance, 1e-12), 1.0 - 1e-12)
+                    losses[k] -= score * math.log(chance) + (1.0 - score) * math.log(1.0 - chance)
+                pairs += 1
+    return losses[0] / pairs, losses[1] / pairs
+
+
+@pytest.mark.parametrize("variant", [(name, int(players)) for name, counts in learned.load_models().items()
+                                     for players in counts], ids=variant_id)
+def test_the_learned_value_predicts_results_better_than_the_house_evaluation(variant):
+    """On random games (the model was fitted on greedy self-play), the
+    learned chances that one seat places ahead of another have a lower
+    log-loss than the calibrated house evaluation's."""
+    learned_loss, house_loss = pair_log_losses(*variant, FIRST_SEED, 40)
+    assert learned_loss < house_loss, f"learned {learned_loss:.4f}, house {house_loss:.4f}"

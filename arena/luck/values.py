@@ -6,7 +6,10 @@ A finished game is worth its points. Otherwise the house evaluation
 each pair of seats is scored as a logistic of the log ratio of their
 chances, ``sigmoid(slope * (ln p_i - ln p_j))``, and a seat's value is the
 mean over its opponents, as its points are the mean of its pairwise results.
-At two seats and slope 1 this is the evaluation itself. The slope is
+At two seats and slope 1 this is the evaluation itself. Where a learned
+estimate is fitted (``arena.luck.learned``: Roundabout at two seats, whose
+evaluation does not see what the dice in hand are worth), it is used
+instead. The slope is
 fitted per game and player count to the results of self-play games
 (bench/fit_luck.py writes ``calibration.json``, package data beside this
 module); a game or count without a fitted slope uses 1. Any estimate keeps
@@ -26,6 +29,7 @@ from typing import Any
 from arena import results
 from arena.games.base import TERMINAL, State
 from arena.house.evaluations import evaluator
+from arena.luck.learned import has_model, learned_values
 
 CALIBRATION = "calibration.json"
 LOOK = 0  # own decisions looked ahead by default: looking ahead cost more spread than it removed (bench/luck.py --look)
@@ -66,9 +70,13 @@ def expected_points(chances: list[float], slope: float) -> list[float]:
 
 def point_values(game_name: str, players: int, slope: float | None = None,
                  look: int = LOOK) -> PointValues:
-    """The value estimate of a game at a player count: the fitted slope
-    unless ``slope`` is given (the fitting script tries its own); ``look``
-    is how many decisions of the mover's own are tried ahead (0: none)."""
+    """The value estimate of a game at a player count: the learned one
+    (``arena.luck.learned``) where one is fitted for it, else the house
+    evaluation with the fitted slope unless ``slope`` is given (the fitting
+    script tries its own); ``look`` is how many decisions of the mover's own
+    are tried ahead (0: none)."""
+    if slope is None and look == LOOK and has_model(game_name, players):
+        return learned_values(game_name, players)
     chances = evaluator(game_name)
     used = slope_for(game_name, players) if slope is None else slope
 
