@@ -367,6 +367,7 @@ class StoredGame(_Forfeits):
     duration: float
     logs: tuple[str | None, ...]
     finished_at: float
+    plan: int = 0  # the number of the plan that stored it (arena.store: rating order is plan, job_order, key)
 
     @property
     def players(self) -> int:

@@ -43,14 +43,14 @@ def reference_standings(db: Path) -> dict[tuple[str, str], dict[str, float]]:
     what arena.stats computed against: K = 16, every bot starts at 1500,
     expectation 1 / (1 + 10^((r_other - r) / 400)); a game of k seats is one
     result between every two seats held by different bots, by place, all
-    from the ratings before the game; games in plan order (job_order, key).
+    from the ratings before the game; games in rating order (plan, job_order, key).
     A table is the game at its count (``detour``, ``detour/3p``) and
     ``overall``. A win is a first place alone, a draw a shared first place,
     anything else a loss; score is the pairwise points per game (a tie half),
     first_place_share the first places per game (one shared by m counts 1/m)."""
     with closing(sqlite3.connect(db)) as conn:
         rows = conn.execute("SELECT game, players, seats, placements, forfeits FROM games WHERE players > 1 "
-                            "AND termination != 'referee_failure' ORDER BY job_order, key").fetchall()
+                            "AND termination != 'referee_failure' ORDER BY plan, job_order, key").fetchall()
     out: dict[tuple[str, str], dict[str, float]] = {}
     for game, players, seats_text, placements_text, forfeits_text in rows:
         seats, places = json.loads(seats_text), json.loads(placements_text)
@@ -158,9 +158,21 @@ def arena(*args: str, cwd: Path, timeout: float = 300, check: bool = False,
     return result
 
 
-def undo_schema_11(conn: sqlite3.Connection) -> None:
-    """What schema 11 (arena.store._queryable_v11) adds, taken away: a
+def undo_schema_12(conn: sqlite3.Connection) -> None:
+    """What schema 12 (arena.store._rating_state_v12) adds, taken away: a
     database as arena left it before, for tests of upgrades from older ones."""
+    for (trigger,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
+        conn.execute(f"DROP TRIGGER {trigger}")
+    conn.execute("DROP TABLE rating_state")
+    conn.execute("DROP TABLE plans")
+    conn.execute("ALTER TABLE games DROP COLUMN plan")
+
+
+def undo_schema_11(conn: sqlite3.Connection) -> None:
+    """What schema 11 (arena.store._queryable_v11) adds, and those after it,
+    taken away: a database as arena left it before, for tests of upgrades
+    from older ones."""
+    undo_schema_12(conn)
     conn.execute("DROP VIEW moves")
     conn.execute("DROP VIEW events")
     for table, column in (("games", "finished_at_iso"), ("dice_key", "made_at_iso"), ("results", "players"),

@@ -179,7 +179,7 @@ def test_a_database_of_schema_10_is_upgraded_in_place_and_reads_in_sql(tmp_path)
         events = {key: store.events(key) for key in ("old", "new")}
     with closing(sqlite3.connect(db)) as conn:
         register_functions(conn)
-        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("11",)
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
         assert conn.execute("SELECT DISTINCT players FROM results").fetchall() == [(2,)]
         finished, iso = conn.execute("SELECT finished_at, finished_at_iso FROM games WHERE key = 'old'").fetchone()
         assert datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() == pytest.approx(finished, abs=1e-3)

@@ -193,7 +193,9 @@ class SeatSwappedPairs:
     pair of bots is keyed in name order, the first bot's scores counted."""
 
     counts: dict[str, dict[tuple[str, str], list[int]]] = field(default_factory=dict)
-    _waiting: dict[tuple[Any, ...], list[StoredGame]] = field(default_factory=dict)
+    # Games waiting for their partner, by what a partner shares: their seats
+    # and placements, in the order they came.
+    _waiting: dict[tuple[Any, ...], list[tuple[tuple[str, ...], results.Placements]]] = field(default_factory=dict)
 
     def add(self, game: StoredGame) -> None:
         if game.players != 2 or game.seats[0] == game.seats[1]:
@@ -201,18 +203,35 @@ class SeatSwappedPairs:
         key = (game.game, json.dumps(game.options, sort_keys=True), game.seed, frozenset(game.seats))
         waiting = self._waiting.setdefault(key, [])
         for other in waiting:
-            if other.seats == game.seats[::-1]:
+            if other[0] == game.seats[::-1]:
                 waiting.remove(other)
-                self._count(other, game)
+                if not waiting:
+                    del self._waiting[key]
+                self._count(game.game, other, (game.seats, game.placements))
                 return
-        waiting.append(game)
+        waiting.append((game.seats, game.placements))
 
-    def _count(self, first: StoredGame, second: StoredGame) -> None:
-        a, b = sorted(first.seats)
-        score = sum(_points_of(a, g) for g in (first, second))
-        for table in (table_name(first.game, 2), OVERALL):
+    def _count(self, game: str, *pair: tuple[tuple[str, ...], results.Placements]) -> None:
+        a, b = sorted(pair[0][0])
+        score = sum(results.points(placements)[seats.index(a)] for seats, placements in pair)
+        for table in (table_name(game, 2), OVERALL):
             row = self.counts.setdefault(table, {}).setdefault((a, b), [0] * 5)
             row[pair_bucket(score)] += 1
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts and the games still waiting for a partner, to go on from."""
+        return {"counts": {table: [[a, b, row] for (a, b), row in rows.items()] for table, rows in self.counts.items()},
+                "waiting": [[game, options, seed, sorted(bots), [[list(seats), list(placements)]
+                                                                 for seats, placements in games]]
+                            for (game, options, seed, bots), games in self._waiting.items()]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatSwappedPairs:
+        pairs = cls({table: {(a, b): row for a, b, row in rows} for table, rows in data["counts"].items()})
+        pairs._waiting = {(game, options, seed, frozenset(bots)): [(tuple(seats), tuple(placements))
+                                                                   for seats, placements in games]
+                          for game, options, seed, bots, games in data["waiting"]}
+        return pairs
 
     def stats(self, table: str) -> list[PairStats]:
         """Every pair of bots of a table with pairs, in name order."""
@@ -228,10 +247,6 @@ class SeatSwappedPairs:
         if first == a:
             return PairStats(a, b, (c[0], c[1], c[2], c[3], c[4]))
         return PairStats(a, b, (c[4], c[3], c[2], c[1], c[0]))
-
-
-def _points_of(bot: str, game: StoredGame) -> float:
-    return results.points(game.placements)[game.seats.index(bot)]
 
 
 def elo_text(stats: dict[str, Any]) -> str:
