@@ -205,10 +205,7 @@ def _rating_state_v12(db: sqlite_utils.Database) -> None:
     db.table("plans").create_index(["digest"], unique=True)
     db.table("rating_state").create({"id": int, "version": str, "schema_version": int, "games_rowid": int,
                                      "last_key": str, "last_order": str, "tally": str}, pk="id")
-    for name, event in _STATE_TRIGGERS.items():
-        db.execute(f"CREATE TRIGGER {name} AFTER {event} ON games "
-                   + ("WHEN new.rowid <= (SELECT games_rowid FROM rating_state) " if event == "INSERT" else "")
-                   + "BEGIN DELETE FROM rating_state; END")
+    _keep_state_triggers(db)
 
 
 # What makes a saved tally untrustworthy (see _rating_state_v12).
@@ -218,6 +215,21 @@ _STATE_TRIGGERS = {
                                  "placements, termination, forfeits",
     "rating_state_game_inserted_below": "INSERT",
 }
+
+
+def _keep_state_triggers(db: sqlite_utils.Database) -> None:
+    """Make the triggers that drop a saved tally, where they are missing (a
+    later migration that rebuilds ``games`` loses them), and drop the tally
+    then: games may have changed unseen. Every writer checks on opening."""
+    present = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    missing = [name for name in _STATE_TRIGGERS if name not in present]
+    for name in missing:
+        event = _STATE_TRIGGERS[name]
+        db.execute(f"CREATE TRIGGER {name} AFTER {event} ON games "
+                   + ("WHEN new.rowid <= (SELECT games_rowid FROM rating_state) " if event == "INSERT" else "")
+                   + "BEGIN DELETE FROM rating_state; END")
+    if missing:
+        db.execute("DELETE FROM rating_state")
 
 
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
@@ -338,6 +350,7 @@ class Store:
             version = int(self._meta().get("schema_version", "0"))
             for migration in MIGRATIONS[version:]:
                 migration(self.db)
+            _keep_state_triggers(self.db)
             self.db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
     def close(self) -> None:
