@@ -64,7 +64,9 @@ def rate(store: Store, full: bool = False) -> Rated:
     if saved is not None:
         new = list(store.games_since(saved.games_rowid))
         if not new or saved.last_order is None or rating_order(new[0]) > saved.last_order:
-            tally = Tally.from_json(json.loads(saved.tally), names)
+            rowid = saved.games_rowid
+            tally = Tally.from_json(json.loads(saved.tally), names,
+                                    lambda game: store.games_on_seed(game.game, game.seed, rowid))
             last = _add(tally, new, saved.last_order)
             _LOG.info("ratings: %d new games rated onto the saved tally", len(new))
             return Rated(tally.standings(), tally, games_rowid, last_key, last, added=True)

@@ -203,6 +203,7 @@ def _rating_state_v12(db: sqlite_utils.Database) -> None:
     db.table("games").add_column("plan", int, not_null_default=0)
     db.table("plans").create({"number": int, "digest": str, "made_at": float}, pk="number")
     db.table("plans").create_index(["digest"], unique=True)
+    db.table("games").create_index(["seed", "game"])  # a new game's seat-swapped partner, found among the rated
     db.table("rating_state").create({"id": int, "version": str, "schema_version": int, "games_rowid": int,
                                      "last_key": str, "last_order": str, "tally": str}, pk="id")
     _keep_state_triggers(db)
@@ -517,6 +518,15 @@ class Store:
         sql = (f"SELECT {', '.join(_STORED_COLUMNS)} FROM games WHERE rowid > ? AND players > 1 "
                f"AND {NO_REFEREE_FAILURE} ORDER BY {RATING_ORDER}")
         for row in self.db.execute(sql, [games_rowid]):
+            yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
+
+    def games_on_seed(self, game: str, seed: int, games_rowid: int) -> Iterator[StoredGame]:
+        """The two-seat games of ``game`` on ``seed`` stored up to the game
+        at ``games_rowid`` (referee failures left out), in rating order:
+        a new game's possible seat-swapped partners among those rated before."""
+        sql = (f"SELECT {', '.join(_STORED_COLUMNS)} FROM games WHERE seed = ? AND game = ? AND rowid <= ? "
+               f"AND players = 2 AND {NO_REFEREE_FAILURE} ORDER BY {RATING_ORDER}")
+        for row in self.db.execute(sql, [seed, game, games_rowid]):
             yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
 
     def last_stored(self) -> tuple[int, str | None]:

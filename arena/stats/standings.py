@@ -29,7 +29,7 @@ import csv
 import dataclasses
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -151,9 +151,13 @@ class Tally:
                 "seats": {table: [shares.games, shares.first] for table, shares in self.seats.items()}}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], names: dict[str, str]) -> Tally:
+    def from_json(cls, data: dict[str, Any], names: dict[str, str],
+                  earlier_pairs: Callable[[StoredGame], Iterable[StoredGame]]) -> Tally:
+        """A saved tally; ``earlier_pairs`` gives the games counted before
+        that may be a new game's seat-swapped partner
+        (:class:`arena.stats.pentanomial.SeatSwappedPairs`)."""
         return cls(Ladder.from_json(data["ladder"], names), JointTables.from_json(data["joint"]),
-                   SeatSwappedPairs.from_json(data["pairs"]),
+                   SeatSwappedPairs.from_json(data["pairs"], earlier_pairs),
                    {table: SeatShares(games, first) for table, (games, first) in data["seats"].items()})
 
     def standings(self) -> Standings:
