@@ -165,6 +165,7 @@ def undo_schema_12(conn: sqlite3.Connection) -> None:
         conn.execute(f"DROP TRIGGER {trigger}")
     conn.execute("DROP TABLE rating_state")
     conn.execute("DROP TABLE plans")
+    conn.execute("DROP INDEX idx_games_seed_game")
     conn.execute("ALTER TABLE games DROP COLUMN plan")
 
 
