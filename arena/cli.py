@@ -18,7 +18,7 @@ from typing import Any, ParamSpec, TypeVar
 import click
 from multiprocessing_logging import MultiProcessingHandler
 
-from arena import results, site
+from arena import ratings_cache, results, site
 from arena.bots.discovery import discover, find_every_bot, named_bots
 from arena.bots.isolation import ISOLATIONS
 from arena.bots.isolation import check as check_isolation
@@ -54,7 +54,6 @@ from arena.stats.luck import luck_lines, luck_rows, with_luck
 from arena.stats.pentanomial import elo_text
 from arena.stats.sprt import Sprt
 from arena.stats.standings import Standings, json_rows, pairs_csv, text_table, to_csv
-from arena.stats.standings import compute as compute_standings
 from arena.store import Store, check_database
 
 P = ParamSpec("P")
@@ -500,6 +499,7 @@ def match(bot_names: tuple[str, ...], game_name: str, rounds: int, seed: int | N
             store = stack.enter_context(Store(db, writer=True))
             _keep_dice_key(store, key)
             store.add_bots(specs, {p.spec.bot_id: p.hello_name for p in probes if p.hello_name is not None})
+            store.use_plan(job.key for job in jobs)
             stored = store.stored_keys()
             if done := sum(1 for job in jobs if job.key in stored):
                 click.echo(f"{done} of the match's {len(jobs)} games are already stored in {db}: "
@@ -633,14 +633,12 @@ def _measure_missing_luck(db: Path) -> None:
 
 
 def _standings(store: Store) -> Standings:
-    names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
-    return compute_standings(store.games(solo=False), names)
+    return ratings_cache.rate(store).standings
 
 
 def _rewrite_ratings(store: Store) -> None:
-    """The ratings cache and rating history, from every stored game."""
-    standings = _standings(store)
-    store.write_ratings(json_rows(standings.rows), standings.history, standings.game_keys)
+    """The ratings cache and rating history, from the saved tally and the new games."""
+    ratings_cache.rewrite(store)
 
 
 @main.command("leaderboard")

@@ -370,6 +370,7 @@ class StoredGame(_Forfeits):
     # Each seat's luck (arena.luck), as stored in results.luck; None until
     # it is measured, or where it cannot be (a game without an evaluation).
     luck: tuple[float, ...] | None = None
+    plan: int = 0  # the number of the plan that stored it (arena.store: rating order is plan, job_order, key)
 
     @property
     def players(self) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import fcntl
 import functools
+import hashlib
 import json
 import os
 import sqlite3
@@ -21,6 +22,7 @@ import time
 import urllib.parse
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -198,8 +200,58 @@ def _luck_v12(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX games_luck_unmeasured ON games(job_order, key) WHERE luck IS NULL")
 
 
+def _rating_state_v13(db: sqlite_utils.Database) -> None:
+    """Issue 29, the end of a run costs what is new. ``games.plan`` numbers
+    the plan that stored each game (a tournament's, a match's, a gauntlet's:
+    ``plans`` holds each plan's number and the digest of its game keys, so a
+    resumed run, which plans the same games, stores them under the same
+    number), from 1 in the order plans were first run; games stored before
+    are plan 0, as are rows written without one. Rating order is plan,
+    job_order, key: a new plan's games come after every game stored before,
+    so its ratings go on from the stored ones, and an interrupted run rates
+    as the whole run would have. The ``rating_state`` row is the tally the
+    ratings cache was last written from (arena.stats.standings.Tally, as
+    JSON) and which games it counts (every game up to ``games_rowid``, whose
+    key is ``last_key``; ``last_order`` the last one rated, in rating
+    order). Triggers drop it when a game it may count is deleted, changed,
+    or inserted below ``games_rowid``, and the next run rates every game
+    again."""
+    db.table("games").add_column("plan", int, not_null_default=0)
+    db.table("plans").create({"number": int, "digest": str, "made_at": float}, pk="number")
+    db.table("plans").create_index(["digest"], unique=True)
+    db.table("games").create_index(["seed", "game"])  # a new game's seat-swapped partner, found among the rated
+    db.table("rating_state").create({"id": int, "version": str, "schema_version": int, "games_rowid": int,
+                                     "last_key": str, "last_order": str, "tally": str}, pk="id")
+    _keep_state_triggers(db)
+
+
+# What makes a saved tally untrustworthy (see _rating_state_v13).
+_STATE_TRIGGERS = {
+    "rating_state_game_deleted": "DELETE",
+    "rating_state_game_changed": "UPDATE OF key, game, round, job_order, plan, seed, players, seats, options, "
+                                 "placements, termination, forfeits",
+    "rating_state_game_inserted_below": "INSERT",
+}
+
+
+def _keep_state_triggers(db: sqlite_utils.Database) -> None:
+    """Make the triggers that drop a saved tally, where they are missing (a
+    later migration that rebuilds ``games`` loses them), and drop the tally
+    then: games may have changed unseen. Every writer checks on opening."""
+    present = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    missing = [name for name in _STATE_TRIGGERS if name not in present]
+    for name in missing:
+        event = _STATE_TRIGGERS[name]
+        db.execute(f"CREATE TRIGGER {name} AFTER {event} ON games "
+                   + ("WHEN new.rowid <= (SELECT games_rowid FROM rating_state) " if event == "INSERT" else "")
+                   + "BEGIN DELETE FROM rating_state; END")
+    if missing:
+        db.execute("DELETE FROM rating_state")
+
+
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
-              _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10, _queryable_v11, _luck_v12]
+              _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10, _queryable_v11, _luck_v12,
+              _rating_state_v13]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -275,6 +327,8 @@ class Store:
         reads the whole file: seconds for a large one)."""
         self.path = Path(path)
         self._lock = None
+        self._plan_digest: str | None = None  # the plan this writer stores games of (use_plan)
+        self._plan: int | None = None  # its number, taken when the writer stores its first game
         if not (checked and not writer):
             check_database(self.path)
         if not writer and not self.path.exists():
@@ -313,6 +367,7 @@ class Store:
             version = int(self._meta().get("schema_version", "0"))
             for migration in MIGRATIONS[version:]:
                 migration(self.db)
+            _keep_state_triggers(self.db)
             self.db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
     def close(self) -> None:
@@ -355,6 +410,22 @@ class Store:
                  for s in specs],
                 pk="bot_id")
 
+    def use_plan(self, keys: Iterable[str]) -> None:
+        """The games this writer stores belong to the plan of these game
+        keys: stored under that plan's number, the one it got when it was
+        first run (a resumed run's games rate as the whole run's would).
+        A writer told of no plan stores its games under a plan of its own."""
+        self._plan_digest = hashlib.sha1("\n".join(sorted(keys)).encode()).hexdigest()
+        self._plan = None
+
+    def _plan_number(self) -> int:
+        if self._plan_digest is not None:
+            row = self.db.execute("SELECT number FROM plans WHERE digest = ?", [self._plan_digest]).fetchone()
+            if row is not None:
+                return int(row[0])
+        cursor = self.db.execute("INSERT INTO plans (digest, made_at) VALUES (?, ?)", [self._plan_digest, time.time()])
+        return int(cursor.lastrowid or 0)
+
     def add_game(self, record: GameRecord) -> bool:
         """Store one finished game in one transaction. A game whose key is
         already stored is left as it is; returns whether it was new."""
@@ -364,7 +435,10 @@ class Store:
             self.db.execute("BEGIN IMMEDIATE")
             if self.db.execute("SELECT 1 FROM games WHERE key = ?", [job.key]).fetchone():
                 return False
+            if self._plan is None:
+                self._plan = self._plan_number()
             self.db.table("games").insert({
+                "plan": self._plan,
                 "key": job.key, "game": job.game, "round": job.round, "job_order": job.order,
                 "seed": job.seed, "players": len(job.seats), "seats": json.dumps(list(job.seats)),
                 "options": json.dumps(job.options), "winners": json.dumps(list(record.winners)),
@@ -404,28 +478,35 @@ class Store:
                         self.db.execute("UPDATE results SET luck = ? WHERE game_key = ? AND seat = ?",
                                         [total, key, seat])
 
-    def write_ratings(self, rows: Iterable[Mapping[str, Any]],
-                      history: Mapping[tuple[str, str], Iterable[tuple[int, float]]],
-                      game_keys: Mapping[str, list[str]]) -> None:
-        """Replace the ratings cache with standings computed from the games
-        (arena.stats.standings: its rows as JSON, each bot's Elo after each
-        of its games by table and bot id as (the table's game number, Elo),
-        and each table's game keys in that numbering), in one transaction."""
+    def write_ratings(self, rows: Iterable[Mapping[str, Any]], history: Iterable[tuple[str, str, int, str, float]],
+                      state: RatingState, added: bool = False) -> None:
+        """Write the ratings cache, computed from the games (arena.stats.standings:
+        its rows as JSON, and each bot's Elo after each of its games as (table,
+        bot id, the table's game number, that game's key, Elo)), and the tally
+        it was computed from, in one transaction. The rows replace those
+        stored; the history replaces it too, or, where the tally went on from
+        the one stored (``added``: the history holds only the games rated
+        since), is added to it."""
         columns = self.db.table("ratings").columns_dict
         rows = list(rows)
         players = {row["table_name"]: row["players"] for row in rows}
         with self.db.conn:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("DELETE FROM ratings")
-            self.db.execute("DELETE FROM rating_history")
+            if not added:
+                self.db.execute("DELETE FROM rating_history")
             self.db.table("ratings").insert_all(
                 [{name: value for name, value in row.items() if name in columns} for row in rows])
-            self.db.table("rating_history").insert_all(
-                [{"table_name": table, "bot_id": bot_id, "game_number": number,
-                  "game_key": game_keys[table][number - 1], "players": players[table], "elo": elo}
-                 for (table, bot_id), points in history.items() for number, elo in points])
+            self.db.conn.executemany(
+                "INSERT INTO rating_history (table_name, bot_id, game_number, game_key, players, elo) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(table, bot_id, number, key, players[table], elo) for table, bot_id, number, key, elo in history])
+            self.db.table("rating_state").upsert(
+                {"id": 1, "version": state.version, "schema_version": SCHEMA_VERSION, "games_rowid": state.games_rowid,
+                 "last_key": state.last_key, "last_order": json.dumps(state.last_order), "tally": state.tally},
+                pk="id")
 
-    # -- reading ----------------------------------------------------------------
+    # -- reading ---    # -- reading ----------------------------------------------------------------
 
     def dice_key(self) -> DiceKey | None:
         """The dice key stored here, or None (a new database, or one from
@@ -457,9 +538,50 @@ class Store:
         sql = f"SELECT {_STORED_SELECT} FROM games"
         if conditions:
             sql += " WHERE " + " AND ".join(conditions)
-        sql += " ORDER BY job_order, key"
+        sql += f" ORDER BY {RATING_ORDER}"
         for row in self.db.execute(sql, params):
             yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
+
+    def games_since(self, games_rowid: int) -> Iterator[StoredGame]:
+        """The multi-seat games stored after the game at ``games_rowid``
+        (referee failures left out, as by :meth:`games`), in rating order."""
+        sql = (f"SELECT {_STORED_SELECT} FROM games WHERE rowid > ? AND players > 1 "
+               f"AND {NO_REFEREE_FAILURE} ORDER BY {RATING_ORDER}")
+        for row in self.db.execute(sql, [games_rowid]):
+            yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
+
+    def games_on_seed(self, game: str, seed: int, games_rowid: int) -> Iterator[StoredGame]:
+        """The two-seat games of ``game`` on ``seed`` stored up to the game
+        at ``games_rowid`` (referee failures left out), in rating order:
+        a new game's possible seat-swapped partners among those rated before."""
+        sql = (f"SELECT {_STORED_SELECT} FROM games WHERE seed = ? AND game = ? AND rowid <= ? "
+               f"AND players = 2 AND {NO_REFEREE_FAILURE} ORDER BY {RATING_ORDER}")
+        for row in self.db.execute(sql, [seed, game, games_rowid]):
+            yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
+
+    def last_stored(self) -> tuple[int, str | None]:
+        """The rowid and key of the game stored last (0 and None for none)."""
+        row = self.db.execute("SELECT rowid, key FROM games ORDER BY rowid DESC LIMIT 1").fetchone()
+        return (0, None) if row is None else (row[0], row[1])
+
+    def rating_state(self, version: str) -> RatingState | None:
+        """The saved tally of the ratings cache, if it may be gone on from:
+        made by the same rating code (``version``) on the same schema, and
+        still counting the games it counted (the triggers of migration 13
+        drop it otherwise; the game at its rowid is checked as well, and
+        that the triggers are there). None means: rate every game again."""
+        triggers = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        if not set(_STATE_TRIGGERS) <= triggers:
+            return None
+        row = self.db.execute("SELECT version, schema_version, games_rowid, last_key, last_order, tally "
+                              "FROM rating_state WHERE id = 1").fetchone()
+        if row is None or row[0] != version or row[1] != SCHEMA_VERSION:
+            return None
+        stored = self.db.execute("SELECT key FROM games WHERE rowid = ?", [row[2]]).fetchone()
+        if (stored[0] if stored else None) != row[3]:
+            return None
+        last_order = json.loads(row[4])
+        return RatingState(version, row[2], row[3], None if last_order is None else tuple(last_order), row[5])
 
     def placements(self, keys: list[str]) -> dict[str, results.Placements]:
         """The placements of those of these games that are stored, by key."""
@@ -471,8 +593,8 @@ class Store:
     def referee_failures(self) -> list[tuple[str, tuple[str, ...], str]]:
         """The games the referee could not play: key, seats (bot ids) and
         why, in plan order."""
-        rows = self.db.execute("SELECT key, seats, detail FROM games WHERE termination = ? "
-                               "ORDER BY job_order, key", [Termination.REFEREE_FAILURE.value])
+        rows = self.db.execute(f"SELECT key, seats, detail FROM games WHERE termination = ? "
+                               f"ORDER BY {RATING_ORDER}", [Termination.REFEREE_FAILURE.value])
         return [(key, _tuple(seats), detail) for key, seats, detail in rows]
 
     def events(self, key: str) -> list[Event]:
@@ -532,10 +654,27 @@ class Store:
 
 
 NO_REFEREE_FAILURE = f"termination != '{Termination.REFEREE_FAILURE.value}'"
+RATING_ORDER = "plan, job_order, key"  # plans as first run, each in its own order (see _rating_state_v13)
 _STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "options", "placements",
-                   "termination", "forfeits", "scores", "decisions", "duration", "logs", "finished_at", "luck")
+                   "termination", "forfeits", "scores", "decisions", "duration", "logs", "finished_at", "plan",
+                   "luck")
 # The luck totals only, not every roll's (SQLite reads them out of the JSON).
 _STORED_SELECT = ", ".join(_STORED_COLUMNS[:-1]) + ", json_extract(luck, '$.totals')"
+
+
+@dataclass(frozen=True)
+class RatingState:
+    """A saved tally of the ratings (arena.stats.standings.Tally as JSON
+    text) and what it counts: every game stored up to ``games_rowid``
+    (whose key is ``last_key``), the last of them in rating order
+    ``last_order`` (plan, job_order, key; None for no game rated), made by
+    rating code ``version``."""
+
+    version: str
+    games_rowid: int
+    last_key: str | None
+    last_order: tuple[Any, ...] | None
+    tally: str
 
 
 def _stored_game(row: dict[str, Any]) -> StoredGame:
@@ -547,7 +686,8 @@ def _stored_game(row: dict[str, Any]) -> StoredGame:
         placements=_tuple(row["placements"]), termination=Termination(row["termination"]),
         forfeits=_forfeits(row["forfeits"]), scores=_tuple(scores) if scores is not None else None,
         decisions=row["decisions"], duration=row["duration"], logs=_tuple(row["logs"]),
-        finished_at=row["finished_at"], luck=None if row["luck"] is None else tuple(json.loads(row["luck"])))
+        finished_at=row["finished_at"], plan=row["plan"],
+        luck=None if row["luck"] is None else tuple(json.loads(row["luck"])))
 
 
 # The same seats, placements, logs and forfeits come back in many games (a

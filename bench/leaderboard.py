@@ -180,13 +180,15 @@ def build_site(db: Path, out: Path) -> tuple[float, float, float]:
     return _wait(process.pid, started)
 
 
-def tournament_onto(db: Path, out: Path, work: Path) -> None:
-    """``arena tournament`` (4 random bots, one round of Slyyde) onto the
-    big database and its site: the end of a run with that many games stored
-    (ratings of every game, the site) and the run's peak resident set."""
-    bots = work / "bots"
+def tournament_onto(db: Path, out: Path, work: Path, first_bot: int = 0) -> None:
+    """``arena tournament`` (4 random bots, one round of Slyyde: 12 games)
+    onto the big database and its site: the end of a run with that many
+    games stored (the ratings, the site) and the run's peak resident set.
+    The first run onto a database without a saved ratings tally rates every
+    game; a second one (other bots, ``first_bot``) goes on from the tally."""
+    bots = work / f"bots{first_bot}"
     bots.mkdir(exist_ok=True)
-    for n in range(4):
+    for n in range(first_bot, first_bot + 4):
         shutil.copy(ROOT / "bots" / "random_bot.py", bots / f"random{n}.py")
     started = time.perf_counter()
     process = subprocess.Popen([sys.executable, "-c", "import sys; from arena.cli import main; sys.exit(main())",
@@ -195,9 +197,9 @@ def tournament_onto(db: Path, out: Path, work: Path) -> None:
                                cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                env={**os.environ, "PYTHONPATH": str(ROOT)})
     wall, _, rss = _wait(process.pid, started)
-    end = re.search(r"end of run: .*", (work / "logs" / "arena.log").read_text())
+    ends = re.findall(r"end of run: .*", (work / "logs" / "arena.log").read_text())
     print(f"arena tournament onto it (4 random bots, one round of slyyde): {wall:.1f} s, peak RSS {rss:.0f} MiB; "
-          f"{end[0] if end else 'no end of run logged'}")
+          f"{ends[-1] if ends else 'no end of run logged'}")
 
 
 def in_child(task: Callable[[], None]) -> tuple[float, float, float]:
@@ -277,6 +279,8 @@ def main() -> None:
         print(f"build after {NEW_GAMES} new games: {wall:.1f} s ({cpu:.0f} CPU s); site {disk_usage(out)}; "
               f"peak RSS {rss:.0f} MiB")
         tournament_onto(db, out, work)
+        print("again, 4 other random bots (the ratings go on from the tally the first run saved):")
+        tournament_onto(db, out, work, first_bot=4)
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)

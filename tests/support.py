@@ -43,14 +43,14 @@ def reference_standings(db: Path) -> dict[tuple[str, str], dict[str, float]]:
     what arena.stats computed against: K = 16, every bot starts at 1500,
     expectation 1 / (1 + 10^((r_other - r) / 400)); a game of k seats is one
     result between every two seats held by different bots, by place, all
-    from the ratings before the game; games in plan order (job_order, key).
+    from the ratings before the game; games in rating order (plan, job_order, key).
     A table is the game at its count (``detour``, ``detour/3p``) and
     ``overall``. A win is a first place alone, a draw a shared first place,
     anything else a loss; score is the pairwise points per game (a tie half),
     first_place_share the first places per game (one shared by m counts 1/m)."""
     with closing(sqlite3.connect(db)) as conn:
         rows = conn.execute("SELECT game, players, seats, placements, forfeits FROM games WHERE players > 1 "
-                            "AND termination != 'referee_failure' ORDER BY job_order, key").fetchall()
+                            "AND termination != 'referee_failure' ORDER BY plan, job_order, key").fetchall()
     out: dict[tuple[str, str], dict[str, float]] = {}
     for game, players, seats_text, placements_text, forfeits_text in rows:
         seats, places = json.loads(seats_text), json.loads(placements_text)
@@ -159,16 +159,29 @@ def arena(*args: str, cwd: Path, timeout: float = 300, check: bool = False,
 
 
 def undo_schema_12(conn: sqlite3.Connection) -> None:
-    """What schema 12 (arena.store._luck_v12) adds, taken away."""
+    """What schema 12 (arena.store._luck_v12) and those after add, taken
+    away: a database as arena left it before, for tests of upgrades from
+    older ones."""
+    undo_schema_13(conn)
     conn.execute("DROP INDEX games_luck_unmeasured")
     conn.execute("ALTER TABLE games DROP COLUMN luck")
     conn.execute("ALTER TABLE results DROP COLUMN luck")
 
 
+def undo_schema_13(conn: sqlite3.Connection) -> None:
+    """What schema 13 (arena.store._rating_state_v13) adds, taken away."""
+    for (trigger,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
+        conn.execute(f"DROP TRIGGER {trigger}")
+    conn.execute("DROP TABLE rating_state")
+    conn.execute("DROP TABLE plans")
+    conn.execute("DROP INDEX idx_games_seed_game")
+    conn.execute("ALTER TABLE games DROP COLUMN plan")
+
+
 def undo_schema_11(conn: sqlite3.Connection) -> None:
-    """What schema 11 (arena.store._queryable_v11) and those after add, taken
-    away: a database as arena left it before, for tests of upgrades from
-    older ones."""
+    """What schema 11 (arena.store._queryable_v11) adds, and those after it,
+    taken away: a database as arena left it before, for tests of upgrades
+    from older ones."""
     undo_schema_12(conn)
     conn.execute("DROP VIEW moves")
     conn.execute("DROP VIEW events")

@@ -148,6 +148,7 @@ def play_missing(plan: Plan, store: Store, executor: Executor, limits: Limits, l
     the command line turns into the same), running games are abandoned and
     stored ones stay."""
     store.add_bots(list(plan.specs.values()), plan.hello_names)
+    store.use_plan(job.key for job in plan.jobs)
     for bot_id, hello_name in sorted(plan.hello_names.items()):
         log.info("bot %s says hello as %s", bot_id, json.dumps(hello_name))
     done = store.stored_keys()

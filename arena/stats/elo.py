@@ -1,8 +1,9 @@
 """Ratings recomputed from the stored games.
 
-Incremental Elo (the ``elo`` package) per table, always in the plan's order
-(``job_order``, then key), so the same stored results give the same ratings
-whatever order the games finished in. A table is a game at a player count
+Incremental Elo (the ``elo`` package) per table, always in rating order
+(plan by plan, each in its own order: ``plan``, ``job_order``, then key; see
+arena.store), so the same stored results give the same ratings whatever
+order the games finished in. A table is a game at a player count
 (``detour`` for two players, ``detour/3p``, ``detour/4p``) or every game and
 count together (``overall``). A game of more than two seats counts as one
 result between every pair of seats, by placement, all computed from the
@@ -11,6 +12,7 @@ ratings before the game.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,15 +79,20 @@ class Ladder:
     """Every table's standings, built up one game at a time in rating order,
     with each bot's Elo after each of its games (the site's rating history:
     the table's game number n, from 1, and the Elo after it), and each
-    table's game keys (game n's at [n - 1]).
+    table's game keys (game n's at [n - 1 - first[table]]).
 
     ``arena standings`` and the site both add games up here, so the table a
-    user reads in the terminal and the one on the site are the same sums."""
+    user reads in the terminal and the one on the site are the same sums.
+    A ladder may go on from a saved one (:meth:`from_json`: the standings
+    and each table's game count, without the history): it then records the
+    history and game keys of the games added since, numbered on from there."""
 
     names: dict[str, str]
     tables: dict[str, dict[str, Standing]] = field(default_factory=dict)
     history: dict[tuple[str, str], list[tuple[int, float]]] = field(default_factory=dict)
-    game_keys: dict[str, list[str]] = field(default_factory=dict)  # per table, game n's key at [n - 1]
+    game_keys: dict[str, list[str]] = field(default_factory=dict)  # per table, game n's key at [n - 1 - first]
+    counts: dict[str, int] = field(default_factory=dict)  # games rated per table
+    first: dict[str, int] = field(default_factory=dict)  # per table, games rated before the history recorded here
 
     def add(self, game: StoredGame) -> None:
         """Rate one game into its table and the overall one; a solo game has
@@ -95,21 +102,35 @@ class Ladder:
         for table in (table_name(game.game, game.players), OVERALL):
             rows = self.tables.setdefault(table, {})
             rate_game(rows, table, game, self.names)
-            keys = self.game_keys.setdefault(table, [])
-            keys.append(game.key)
-            index = len(keys)
+            self.game_keys.setdefault(table, []).append(game.key)
+            index = self.counts[table] = self.counts.get(table, 0) + 1
             for bot_id in dict.fromkeys(game.seats):
                 self.history.setdefault((table, bot_id), []).append((index, rows[bot_id].elo))
 
-    @property
-    def counts(self) -> dict[str, int]:
-        """Games rated per table."""
-        return {table: len(keys) for table, keys in self.game_keys.items()}
+    def history_rows(self) -> list[tuple[str, str, int, str, float]]:
+        """The history recorded here as (table, bot id, the table's game
+        number, that game's key, Elo after it)."""
+        return [(table, bot_id, number, self.game_keys[table][number - 1 - self.first.get(table, 0)], elo)
+                for (table, bot_id), points in self.history.items() for number, elo in points]
 
     def ranked(self) -> list[Standing]:
         """Game tables by name, then overall; best Elo first in each."""
         order = sorted(self.tables, key=lambda t: (t == OVERALL, t))
         return [s for t in order for s in sorted(self.tables[t].values(), key=lambda s: (-s.elo, s.name, s.bot_id))]
+
+    def to_json(self) -> dict[str, Any]:
+        """The standings and game counts, exactly (floats as they are), to go on from."""
+        return {"tables": {table: [dataclasses.asdict(standing) for standing in rows.values()]
+                           for table, rows in self.tables.items()},
+                "counts": self.counts}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], names: dict[str, str]) -> Ladder:
+        """A ladder saved by :meth:`to_json`, its bots named as ``names`` says now."""
+        tables = {table: {row["bot_id"]: Standing(**{**row, "name": names.get(row["bot_id"], row["bot_id"])})
+                          for row in rows} for table, rows in data["tables"].items()}
+        counts = {table: int(count) for table, count in data["counts"].items()}
+        return cls(names, tables, counts=counts, first=dict(counts))
 
 
 def rate_game(standings: dict[str, Standing], table: str, game: StoredGame, names: dict[str, str]) -> None:

@@ -200,6 +200,23 @@ class PairTable:
         for a, b, score in pairwise_between_bots(game.seats, game.placements):
             self.add(a, b, score)
 
+    def to_json(self) -> list[list[Any]]:
+        """Each pair's sums, in the order they were first met (exact: the
+        sums go on from these as they would have)."""
+        return [[a, b, count, self.points[a, b], self.wins.get((a, b), 0), self.draws.get((a, b), 0)]
+                for (a, b), count in self.games.items()]
+
+    @classmethod
+    def from_json(cls, rows: list[list[Any]]) -> PairTable:
+        table = cls()
+        for a, b, count, points, wins, draws in rows:
+            table.games[a, b], table.points[a, b] = count, points
+            if wins:
+                table.wins[a, b] = wins
+            if draws:
+                table.draws[a, b] = draws
+        return table
+
     def bots(self) -> list[str]:
         return sorted({bot for pair in self.games for bot in pair})
 
@@ -289,6 +306,18 @@ class PlacementTable:
         outcome = tuple(sorted(zip(game.placements, game.seats)))
         self.games[outcome] = self.games.get(outcome, 0) + 1
         self.pods = self.pods or game.players > 2
+
+    def to_json(self) -> dict[str, Any]:
+        return {"outcomes": [[[list(seat) for seat in outcome], count] for outcome, count in self.games.items()],
+                "pairs": self.pairs.to_json(), "pods": self.pods}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PlacementTable:
+        table = cls()
+        table.games = {tuple((place, bot) for place, bot in outcome): count for outcome, count in data["outcomes"]}
+        table.pairs = PairTable.from_json(data["pairs"])
+        table.pods = data["pods"]
+        return table
 
     def tie_groups(self) -> list[tuple[list[list[str]], int]]:
         """Every distinct outcome as its tie groups (the bots placed equal,
@@ -583,6 +612,18 @@ class JointTables:
                 table = self.placements[name] = PlacementTable()
                 self.pairs[name] = table.pairs
             table.add_game(game)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every table's sums, to go on from (the fit needs nothing else)."""
+        return {name: table.to_json() for name, table in self.placements.items()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], overall: str = "overall") -> JointTables:
+        tables = cls(overall=overall)
+        for name, table in data.items():
+            tables.placements[name] = PlacementTable.from_json(table)
+            tables.pairs[name] = tables.placements[name].pairs
+        return tables
 
     def fit(self) -> dict[str, Fitted]:
         """Fitted ratings per table and bot, without a prior: Bradley–Terry

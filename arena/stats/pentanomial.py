@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -186,33 +186,58 @@ def rounded_elo(value: float | None) -> float | None:
 @dataclass
 class SeatSwappedPairs:
     """Finds seat-swapped pairs among stored two-seat games, fed one game at
-    a time in any order: two games of the same game and options, on the same
-    seed, between the same two bots with their seats swapped. A game whose
-    partner is missing (not played yet, or one game of a match) is left
-    out. Pairs are counted per table (``detour``) and overall; in each, the
-    pair of bots is keyed in name order, the first bot's scores counted."""
+    a time in rating order: two games of the same game and options, on the
+    same seed, between the same two bots with their seats swapped. A game
+    whose partner is missing (not played yet, or one game of a match) is
+    left out. Pairs are counted per table (``detour``) and overall; in each,
+    the pair of bots is keyed in name order, the first bot's scores counted.
+
+    Going on from saved counts (:meth:`from_json`), the games added before
+    that still wait for a partner are not saved (they may be most of the
+    games: a store of unpaired games): ``earlier`` gives, for a new game,
+    the games that came before the counts and may be its partners (the
+    same game and seed, in rating order), and they are paired again among
+    themselves to find which of them still wait."""
 
     counts: dict[str, dict[tuple[str, str], list[int]]] = field(default_factory=dict)
-    _waiting: dict[tuple[Any, ...], list[StoredGame]] = field(default_factory=dict)
+    earlier: Callable[[StoredGame], Iterable[StoredGame]] | None = None
+    # Games waiting for their partner, by what a partner shares: their seats
+    # and placements, in the order they came.
+    _waiting: dict[tuple[Any, ...], list[tuple[tuple[str, ...], results.Placements]]] = field(default_factory=dict)
 
     def add(self, game: StoredGame) -> None:
         if game.players != 2 or game.seats[0] == game.seats[1]:
             return
         key = (game.game, json.dumps(game.options, sort_keys=True), game.seed, frozenset(game.seats))
+        if key not in self._waiting and self.earlier is not None:
+            before = SeatSwappedPairs()
+            for rated in self.earlier(game):
+                before.add(rated)
+            self._waiting[key] = before._waiting.get(key, [])
         waiting = self._waiting.setdefault(key, [])
         for other in waiting:
-            if other.seats == game.seats[::-1]:
+            if other[0] == game.seats[::-1]:
                 waiting.remove(other)
-                self._count(other, game)
+                self._count(game.game, other, (game.seats, game.placements))
                 return
-        waiting.append(game)
+        waiting.append((game.seats, game.placements))
 
-    def _count(self, first: StoredGame, second: StoredGame) -> None:
-        a, b = sorted(first.seats)
-        score = sum(_points_of(a, g) for g in (first, second))
-        for table in (table_name(first.game, 2), OVERALL):
+    def _count(self, game: str, *pair: tuple[tuple[str, ...], results.Placements]) -> None:
+        a, b = sorted(pair[0][0])
+        score = sum(results.points(placements)[seats.index(a)] for seats, placements in pair)
+        for table in (table_name(game, 2), OVERALL):
             row = self.counts.setdefault(table, {}).setdefault((a, b), [0] * 5)
             row[pair_bucket(score)] += 1
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts, to go on from (without the games still waiting)."""
+        return {table: [[a, b, row] for (a, b), row in rows.items()] for table, rows in self.counts.items()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], earlier: Callable[[StoredGame], Iterable[StoredGame]]
+                  ) -> SeatSwappedPairs:
+        """Counts saved by :meth:`to_json`, going on with ``earlier`` (see above)."""
+        return cls({table: {(a, b): row for a, b, row in rows} for table, rows in data.items()}, earlier)
 
     def stats(self, table: str) -> list[PairStats]:
         """Every pair of bots of a table with pairs, in name order."""
@@ -228,10 +253,6 @@ class SeatSwappedPairs:
         if first == a:
             return PairStats(a, b, (c[0], c[1], c[2], c[3], c[4]))
         return PairStats(a, b, (c[4], c[3], c[2], c[1], c[0]))
-
-
-def _points_of(bot: str, game: StoredGame) -> float:
-    return results.points(game.placements)[game.seats.index(bot)]
 
 
 def elo_text(stats: dict[str, Any]) -> str:

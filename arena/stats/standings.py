@@ -17,8 +17,10 @@ counts, score, Elo difference and interval, LOS, draw ratio. ``score`` is
 pairwise points per game (:mod:`arena.results`), as everywhere;
 ``first_place_share`` is first places per game, a shared one shared. What
 ``arena standings`` prints and what a tournament writes to the ``ratings``
-table of the database are these rows, computed from the stored games every
-time: the table in the database is a cache of them, never a second truth.
+table of the database are these rows, computed from a :class:`Tally` of the
+stored games (the one saved with the cache and the games stored since, or
+every game: arena.ratings_cache): the table in the database is a cache of
+them, never a second truth.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import csv
 import dataclasses
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,13 +80,13 @@ class StandingsRow:
 class Standings:
     """Rows (one per table and bot, best Elo first in each table), each
     bot's Elo after each of its games per table (the rating history, by the
-    table's game number) with each table's game keys in that numbering, and
-    per table how often each seat placed first (first places shared among
-    those who share them): seat advantage is real, and this shows it."""
+    table's game number: ``history_rows``, of the games rated since the
+    tally went on from a saved one where it did), and per table how often
+    each seat placed first (first places shared among those who share
+    them): seat advantage is real, and this shows it."""
 
     rows: list[StandingsRow]
-    history: dict[tuple[str, str], list[tuple[int, float]]]
-    game_keys: dict[str, list[str]]
+    history_rows: list[tuple[str, str, int, str, float]]  # table, bot id, game number, game key, Elo after it
     seats: dict[str, SeatShares]
     pairs: SeatSwappedPairs
 
@@ -114,36 +116,75 @@ def add_seat_shares(seats: dict[str, SeatShares], game: StoredGame) -> None:
 
 def compute(games: Iterable[StoredGame], names: dict[str, str]) -> Standings:
     """Standings from stored games, which must come in rating order."""
-    ladder = Ladder(names)
-    joint = JointTables()
-    seats: dict[str, SeatShares] = {}
-    pairs = SeatSwappedPairs()
+    tally = Tally.empty(names)
     for game in games:
-        ladder.add(game)
-        joint.add(game)
-        pairs.add(game)
-        add_seat_shares(seats, game)
-    fitted = joint.fit()
-    rows = []
-    standings = ladder.ranked()
-    tables = list(dict.fromkeys(standing.game for standing in standings))
-    for standing in sorted(standings, key=lambda s: (tables.index(s.game), _group(fitted, s.game, s.bot_id))):
-        table_fit = fitted.get(standing.game)
-        rating = table_fit.get(standing.bot_id) if table_fit is not None else None
-        defined = rating is not None and rating.defined
-        opponents = sorted({b for a, b in _met(pairs, standing.game) if a == standing.bot_id}
-                           | {a for a, b in _met(pairs, standing.game) if b == standing.bot_id})
-        rows.append(StandingsRow(
-            **standing.to_json(),
-            joint_group=table_fit.group_of(standing.bot_id) if table_fit is not None else None,
-            joint=round(rating.rating, 1) if rating and defined else None,
-            joint_low=round(rating.low, 1) if rating and defined else None,
-            joint_high=round(rating.high, 1) if rating and defined else None,
-            joint_bound=rating.bound if rating else None,
-            joint_tier=list(rating.tier) if rating and not defined else None,
-            pairs=[stats.to_json() for other in opponents
-                   if (stats := pairs.between(standing.game, standing.bot_id, other)) is not None]))
-    return Standings(rows, ladder.history, ladder.game_keys, dict(sorted(seats.items())), pairs)
+        tally.add(game)
+    return tally.standings()
+
+
+@dataclass
+class Tally:
+    """Everything the standings are computed from, added up one game at a
+    time in rating order: Elo and counts (:class:`Ladder`), the joint fit's
+    tables, seat-swapped pairs and first places by seat. It is small (per
+    table and pair of bots, never per game) and saved exactly
+    (:meth:`to_json`), so that a run can go on from the tally of the games
+    stored before it and add only its own (the joint fit is then made
+    again from the sums: it depends on the bots, not on the games)."""
+
+    ladder: Ladder
+    joint: JointTables
+    pairs: SeatSwappedPairs
+    seats: dict[str, SeatShares]
+
+    @classmethod
+    def empty(cls, names: dict[str, str]) -> Tally:
+        return cls(Ladder(names), JointTables(), SeatSwappedPairs(), {})
+
+    def add(self, game: StoredGame) -> None:
+        self.ladder.add(game)
+        self.joint.add(game)
+        self.pairs.add(game)
+        add_seat_shares(self.seats, game)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ladder": self.ladder.to_json(), "joint": self.joint.to_json(), "pairs": self.pairs.to_json(),
+                "seats": {table: [shares.games, shares.first] for table, shares in self.seats.items()}}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], names: dict[str, str],
+                  earlier_pairs: Callable[[StoredGame], Iterable[StoredGame]]) -> Tally:
+        """A saved tally; ``earlier_pairs`` gives the games counted before
+        that may be a new game's seat-swapped partner
+        (:class:`arena.stats.pentanomial.SeatSwappedPairs`)."""
+        return cls(Ladder.from_json(data["ladder"], names), JointTables.from_json(data["joint"]),
+                   SeatSwappedPairs.from_json(data["pairs"], earlier_pairs),
+                   {table: SeatShares(games, first) for table, (games, first) in data["seats"].items()})
+
+    def standings(self) -> Standings:
+        """The rows from the sums, the joint ratings fitted now."""
+        ladder, pairs = self.ladder, self.pairs
+        fitted = self.joint.fit()
+        rows = []
+        standings = ladder.ranked()
+        tables = list(dict.fromkeys(standing.game for standing in standings))
+        for standing in sorted(standings, key=lambda s: (tables.index(s.game), _group(fitted, s.game, s.bot_id))):
+            table_fit = fitted.get(standing.game)
+            rating = table_fit.get(standing.bot_id) if table_fit is not None else None
+            defined = rating is not None and rating.defined
+            opponents = sorted({b for a, b in _met(pairs, standing.game) if a == standing.bot_id}
+                               | {a for a, b in _met(pairs, standing.game) if b == standing.bot_id})
+            rows.append(StandingsRow(
+                **standing.to_json(),
+                joint_group=table_fit.group_of(standing.bot_id) if table_fit is not None else None,
+                joint=round(rating.rating, 1) if rating and defined else None,
+                joint_low=round(rating.low, 1) if rating and defined else None,
+                joint_high=round(rating.high, 1) if rating and defined else None,
+                joint_bound=rating.bound if rating else None,
+                joint_tier=list(rating.tier) if rating and not defined else None,
+                pairs=[stats.to_json() for other in opponents
+                       if (stats := pairs.between(standing.game, standing.bot_id, other)) is not None]))
+        return Standings(rows, ladder.history_rows(), dict(sorted(self.seats.items())), pairs)
 
 
 def _group(fitted: dict[str, Fitted], table: str, bot_id: str) -> int:
