@@ -10,11 +10,15 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import zlib
 from contextlib import closing
 from pathlib import Path
 
+import sqlite_utils
+
 from arena import results
 from arena.model import Forfeit, StoredGame, Termination
+from arena.store import _create_event_views, arena_events, arena_json
 
 REPO = Path(__file__).resolve().parent.parent
 RANDOM_BOT = REPO / "bots" / "random_bot.py"
@@ -158,9 +162,37 @@ def arena(*args: str, cwd: Path, timeout: float = 300, check: bool = False,
     return result
 
 
+def undo_schema_12(conn: sqlite3.Connection) -> None:
+    """What schema 12 (arena.store._compact_v12) changes, undone: a database
+    as arena 11 left it (every record in its own column, the decision times
+    as JSON text, results and rating_history with rowids), for tests of
+    upgrades from older ones."""
+    for key, record, replay, times in conn.execute("SELECT key, record, replay, decision_times FROM games").fetchall():
+        conn.execute("UPDATE games SET record = ?, decision_times = ? WHERE key = ?",
+                     [zlib.compress(arena_events(record, replay).encode()), arena_json(times), key])
+    for table in ("results", "rating_history"):
+        create, = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", [table]).fetchone()
+        indexes = [sql for (sql,) in conn.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND "
+                                                  "tbl_name = ? AND sql IS NOT NULL", [table])]
+        conn.execute(f"ALTER TABLE {table} RENAME TO {table}_without_rowid")
+        conn.execute(create.removesuffix(" WITHOUT ROWID"))
+        conn.execute(f"INSERT INTO {table} SELECT * FROM {table}_without_rowid")
+        conn.execute(f"DROP TABLE {table}_without_rowid")
+        for sql in indexes:
+            conn.execute(sql)
+    conn.execute("DROP VIEW moves")
+    conn.execute("DROP VIEW events")
+    db = sqlite_utils.Database(conn)
+    _create_event_views(db, "arena_json(games.record)")
+    conn.execute("UPDATE meta SET value = '11' WHERE key = 'schema_version'")
+    conn.commit()
+
+
 def undo_schema_11(conn: sqlite3.Connection) -> None:
-    """What schema 11 (arena.store._queryable_v11) adds, taken away: a
-    database as arena left it before, for tests of upgrades from older ones."""
+    """What schema 11 (arena.store._queryable_v11) and later add, taken
+    away: a database as arena left it before, for tests of upgrades from
+    older ones."""
+    undo_schema_12(conn)
     conn.execute("DROP VIEW moves")
     conn.execute("DROP VIEW events")
     for table, column in (("games", "finished_at_iso"), ("dice_key", "made_at_iso"), ("results", "players"),
