@@ -196,8 +196,8 @@ def _compact_v12(db: sqlite_utils.Database) -> None:
     ``decision_times`` is zlib-compressed JSON like ``record``
     (``arena_json(decision_times)``); ``results`` and ``rating_history``
     are WITHOUT ROWID tables, so their primary keys (the game key, the bot
-    id) are stored once, not again in an index. The pages freed stay in the
-    file for the games to come (``VACUUM`` gives them back to the disk)."""
+    id) are stored once, not again in an index. Store._migrate then gives
+    the pages freed back to the disk (VACUUM)."""
     for table in ("results", "rating_history"):
         _without_rowid(db, table)
     db.execute("DROP VIEW moves")
@@ -383,6 +383,10 @@ class Store:
             for migration in MIGRATIONS[version:]:
                 migration(self.db)
             self.db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+        if 0 < version <= MIGRATIONS.index(_compact_v12):
+            # Give the disk back the pages compacting freed (outside any
+            # transaction, as VACUUM must be: seconds per 100,000 games).
+            self.db.execute("VACUUM")
 
     def close(self) -> None:
         self.db.conn.close()

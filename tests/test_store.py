@@ -277,6 +277,7 @@ def test_a_database_of_schema_11_is_compacted_in_place_with_every_game_intact(tm
                             ).fetchone() == (0,)
     with Store(db, writer=True) as store:
         assert _everything(store) == before
+        assert store.db.execute("PRAGMA freelist_count").fetchone() == (0,)  # the pages freed given back
         stored = dict(store.db.execute("SELECT key, record IS NULL FROM games").fetchall())
         assert stored == {"replayed": 1, "bare": 0, "slyyde": 1, "ff": 1, "lost": 0}
         assert {typeof for (typeof,) in store.db.execute("SELECT typeof(decision_times) FROM games")} == {"blob"}
