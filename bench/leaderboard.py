@@ -308,7 +308,7 @@ def main() -> None:
     def make(total: int, seed: int, prefix: str, first_order: int) -> Callable[[], None]:
         def task() -> None:
             started = time.perf_counter()
-            pool = distinct_games(distinct, args.seed, replays)
+            pool = distinct_games(min(distinct, max(1, total // len(GAMES))), args.seed, replays)
             made = time.perf_counter()
             with Store(db, writer=True) as store:
                 fill(store, total, bots, pool, seed, prefix, first_order)
