@@ -112,11 +112,12 @@ def leftover_workdirs(workdir: Path) -> list[str]:
 
 def consistent(db: Path) -> None:
     """The database is sound and every stored game is whole: a result row
-    for each of its seats, and a record."""
+    for each of its seats, and its events (its record, or its replay)."""
     with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        register_functions(conn)
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         broken = conn.execute("SELECT key FROM games WHERE players != (SELECT count(*) FROM results "
-                              "WHERE game_key = key) OR record IS NULL").fetchall()
+                              "WHERE game_key = key) OR arena_events(record, replay) IS NULL").fetchall()
         assert broken == []
         orphans = conn.execute("SELECT count(*) FROM results WHERE game_key NOT IN (SELECT key FROM games)")
         assert orphans.fetchone()[0] == 0
