@@ -184,10 +184,12 @@ GAME_COLUMNS = ("key", "game", "round", "job_order", "seed", "players", "seats",
 
 
 def check_sample(db: Path, count: int = 50) -> None:
-    """The stored records are real: a sample replays on the engines."""
+    """The stored records are real: a sample replays on the engines (read
+    by rowid: a million games' rows would not fit in memory)."""
     with Store(db) as store:
-        games = list(store.games())
-        for game in random.Random(0).sample(games, min(count, len(games))):
+        last = store.db.execute("SELECT max(rowid) FROM games").fetchone()[0]
+        for rowid in random.Random(0).sample(range(1, last + 1), min(count, last)):
+            game = store.game(store.db.execute("SELECT key FROM games WHERE rowid = ?", [rowid]).fetchone()[0])
             for _ in replay(GAMES[game.game], game.players, game.options, store.events(game.key)):
                 pass
 
