@@ -167,12 +167,18 @@ def _queryable_v11(db: sqlite_utils.Database) -> None:
     db.execute("UPDATE results SET players = (SELECT players FROM games WHERE games.key = results.game_key)")
     db.table("rating_history").add_column("game_key", str)
     db.table("rating_history").add_column("players", int)
-    db.execute("""CREATE VIEW events AS
+    _create_event_views(db, "arena_json(games.record)")
+
+
+def _create_event_views(db: sqlite_utils.Database, events: str) -> None:
+    """The views ``events`` and ``moves``, reading each game's events
+    (a JSON list) from the SQL expression ``events``."""
+    db.execute(f"""CREATE VIEW events AS
         SELECT games.key AS game_key, games.game AS game, games.players AS players, event.key AS event,
                json_extract(event.value, '$.kind') AS kind, json_extract(event.value, '$.seat') AS seat,
                event.value AS detail
-        FROM games, json_each(arena_json(games.record)) AS event""")
-    db.execute("""CREATE VIEW moves AS
+        FROM games, json_each({events}) AS event""")
+    db.execute(f"""CREATE VIEW moves AS
         SELECT games.key AS game_key, games.game AS game, games.players AS players, event.key AS event,
                json_extract(event.value, '$.seat') AS seat,
                json_extract(games.seats, '$[' || json_extract(event.value, '$.seat') || ']') AS bot_id,
@@ -180,7 +186,7 @@ def _queryable_v11(db: sqlite_utils.Database) -> None:
                    AS action,
                json_extract(event.value, '$.chosen') AS chosen,
                json_quote(json_extract(event.value, '$.offered')) AS offered
-        FROM games, json_each(arena_json(games.record)) AS event
+        FROM games, json_each({events}) AS event
         WHERE json_extract(event.value, '$.kind') = 'decision'""")
 
 
@@ -249,23 +255,102 @@ def _keep_state_triggers(db: sqlite_utils.Database) -> None:
         db.execute("DELETE FROM rating_state")
 
 
+def _compact_v14(db: sqlite_utils.Database) -> None:
+    """Issue 29, fewer bytes per game, nothing lost: a game whose stored
+    replay begins with its events (every replay made so far) keeps them
+    there alone, ``record`` NULL (``Store.events`` and the views read them
+    from the replay: the SQL function ``arena_events(record, replay)``);
+    ``decision_times`` is zlib-compressed JSON like ``record``
+    (``arena_json(decision_times)``); ``results`` and ``rating_history``
+    are WITHOUT ROWID tables, so their primary keys (the game key, the bot
+    id) are stored once, not again in an index. Store._migrate then gives
+    the pages freed back to the disk (VACUUM)."""
+    for table in ("results", "rating_history"):
+        _without_rowid(db, table)
+    db.execute("DROP VIEW moves")
+    db.execute("DROP VIEW events")
+    _create_event_views(db, "arena_events(games.record, games.replay)")
+    last = 0
+    while rows := db.execute("SELECT rowid, record, replay, decision_times FROM games WHERE rowid > ? "
+                             "ORDER BY rowid LIMIT 500", [last]).fetchall():
+        for rowid, record, replay, times in rows:
+            events = None if record is None else zlib.decompress(record)
+            kept = None if events is not None and replay is not None and _replay_holds(events, replay) else record
+            db.execute("UPDATE games SET record = ?, decision_times = ? WHERE rowid = ?",
+                       [kept, None if times is None else zlib.compress(times.encode()), rowid])
+        last = rows[-1][0]
+
+
+def _without_rowid(db: sqlite_utils.Database, table: str) -> None:
+    """Rebuild ``table`` as a WITHOUT ROWID table: the same columns, rows
+    and indexes."""
+    create = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [table]).fetchone()[0]
+    indexes = [sql for (sql,) in db.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+                                            "AND sql IS NOT NULL", [table])]
+    db.execute(f"ALTER TABLE [{table}] RENAME TO [{table}_with_rowid]")
+    db.execute(create + " WITHOUT ROWID")
+    db.execute(f"INSERT INTO [{table}] SELECT * FROM [{table}_with_rowid]")
+    db.execute(f"DROP TABLE [{table}_with_rowid]")
+    for sql in indexes:
+        db.execute(sql)
+
+
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
               _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10, _queryable_v11, _luck_v12,
-              _rating_state_v13]
+              _rating_state_v13, _compact_v14]
 SCHEMA_VERSION = len(MIGRATIONS)
+
+# A replay (arena.games.replays) is a JSON object whose first member is the
+# game's events, written as the record writes them.
+_REPLAY_EVENTS = b'{"events":'
+
+
+def _replay_holds(events: bytes, replay: bytes) -> bool:
+    """Whether a zlib-compressed replay begins with these events (JSON, as
+    the record writes them): only as much of it is decompressed."""
+    start = _REPLAY_EVENTS + events + b","
+    return zlib.decompressobj().decompress(replay, len(start)) == start
+
+
+def game_blobs(events: list[Event], replay: str | None, times: DecisionTimes) -> dict[str, bytes | None]:
+    """The compressed columns of a game's row: ``record`` (the events; NULL
+    where the replay holds them), ``replay`` (as stored: the payload's
+    bytes) and ``decision_times``."""
+    record = json.dumps(events, separators=(",", ":")).encode()
+    stored_replay = None if replay is None else base64.b64decode(replay)
+    return {"record": None if stored_replay is not None and _replay_holds(record, stored_replay)
+            else zlib.compress(record),
+            "replay": stored_replay,
+            "decision_times": zlib.compress(json.dumps([round(seconds, 6) for seconds in times.seconds]).encode())}
 
 
 def arena_json(blob: bytes | None) -> str | None:
     """The JSON text of a zlib-compressed column (``games.record``,
-    ``games.replay``), for SQL: ``arena_json(record)``. NULL for NULL."""
+    ``games.replay``, ``games.decision_times``), for SQL:
+    ``arena_json(record)``. NULL for NULL."""
     return None if blob is None else zlib.decompress(blob).decode()
 
 
+def arena_events(record: bytes | None, replay: bytes | None) -> str | None:
+    """A game's events as JSON text, for SQL: from its record, or from its
+    replay where the record is NULL (the replay holds them). NULL for a
+    game with neither."""
+    if record is not None:
+        return zlib.decompress(record).decode()
+    if replay is None:
+        return None
+    text = zlib.decompress(replay).decode()
+    _, end = json.JSONDecoder().raw_decode(text, len(_REPLAY_EVENTS))
+    return text[len(_REPLAY_EVENTS):end]
+
+
 def register_functions(conn: sqlite3.Connection) -> None:
-    """Give a connection the SQL functions the views use (``arena_json``).
+    """Give a connection the SQL functions the views use (``arena_json``,
+    ``arena_events``).
     Arena's connections have them; arena.sql's plugins give them to
     Datasette's and sqlite-utils' connections."""
     conn.create_function("arena_json", 1, arena_json, deterministic=True)
+    conn.create_function("arena_events", 2, arena_events, deterministic=True)
 
 
 def check_database(path: Path) -> None:
@@ -369,6 +454,10 @@ class Store:
                 migration(self.db)
             _keep_state_triggers(self.db)
             self.db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+        if 0 < version <= MIGRATIONS.index(_compact_v14):
+            # Give the disk back the pages compacting freed (outside any
+            # transaction, as VACUUM must be: seconds per 100,000 games).
+            self.db.execute("VACUUM")
 
     def close(self) -> None:
         self.db.conn.close()
@@ -449,11 +538,9 @@ class Store:
                 "scores": None if record.scores is None else json.dumps(list(record.scores)),
                 "decisions": record.decisions, "duration": record.duration,
                 "logs": json.dumps(list(record.logs)), "finished_at": time.time(),
-                "record": zlib.compress(json.dumps(record.events, separators=(",", ":")).encode()),
                 "move_timeout": record.times.move_timeout,
-                "decision_times": json.dumps([round(seconds, 6) for seconds in record.times.seconds]),
-                "replay": None if record.replay is None else base64.b64decode(record.replay),
                 "replay_format": None if record.replay is None else record.replay_format,
+                **game_blobs(record.events, record.replay, record.times),
             })
             if record.termination is Termination.REFEREE_FAILURE:
                 return True  # no result: nothing for any seat
@@ -598,10 +685,10 @@ class Store:
         return [(key, _tuple(seats), detail) for key, seats, detail in rows]
 
     def events(self, key: str) -> list[Event]:
-        row = self.db.execute("SELECT record FROM games WHERE key = ?", [key]).fetchone()
+        row = self.db.execute("SELECT record, replay FROM games WHERE key = ?", [key]).fetchone()
         if row is None:
             raise StoreError(f"no game with key {key!r}")
-        events: list[Event] = json.loads(zlib.decompress(row[0]))
+        events: list[Event] = json.loads(arena_events(*row) or "[]")
         return events
 
     def luck(self, key: str) -> dict[str, Any] | None:
@@ -623,7 +710,7 @@ class Store:
         row = self.db.execute("SELECT move_timeout, decision_times FROM games WHERE key = ?", [key]).fetchone()
         if row is None:
             raise StoreError(f"no game with key {key!r}")
-        return DecisionTimes(row[0], tuple(json.loads(row[1])) if row[1] is not None else ())
+        return DecisionTimes(row[0], tuple(json.loads(zlib.decompress(row[1]))) if row[1] is not None else ())
 
     def replay(self, key: str, replay_format: int) -> str | None:
         """The game's replay payload as stored with it (base64, as the page

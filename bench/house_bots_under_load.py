@@ -32,11 +32,14 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import zlib
 from contextlib import closing
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from arena.store import register_functions  # noqa: E402
+
 BUNDLED = REPO / "arena" / "bundled_bots"
 TIMED = ("greedy_bot", "search_bot")
 # A folder bot's main.py: the bot (bot.py) with its stdin and stdout wrapped
@@ -80,11 +83,12 @@ def decision_times(db: Path) -> tuple[dict[str, list[float]], dict[str, int], in
     times: dict[str, list[float]] = {}
     timeouts: dict[str, int] = {}
     with closing(sqlite3.connect(db)) as conn:
-        rows = conn.execute("SELECT seats, record, decision_times, forfeits FROM games").fetchall()
-    for seats_text, record, times_text, forfeits_text in rows:
+        register_functions(conn)
+        rows = conn.execute("SELECT seats, arena_events(record, replay), arena_json(decision_times), forfeits "
+                            "FROM games").fetchall()
+    for seats_text, events_text, times_text, forfeits_text in rows:
         seats = [bot_id.partition("@")[0] for bot_id in json.loads(seats_text)]
-        deciders = [event["seat"] for event in json.loads(zlib.decompress(record))
-                    if event["kind"] == "decision"]
+        deciders = [event["seat"] for event in json.loads(events_text) if event["kind"] == "decision"]
         for seat, seconds in zip(deciders, json.loads(times_text)):
             times.setdefault(seats[seat], []).append(seconds)
         for forfeit in json.loads(forfeits_text):

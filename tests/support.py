@@ -10,11 +10,15 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import zlib
 from contextlib import closing
 from pathlib import Path
 
+import sqlite_utils
+
 from arena import results
 from arena.model import Forfeit, StoredGame, Termination
+from arena.store import _create_event_views, arena_events, arena_json
 
 REPO = Path(__file__).resolve().parent.parent
 RANDOM_BOT = REPO / "bots" / "random_bot.py"
@@ -169,13 +173,37 @@ def undo_schema_12(conn: sqlite3.Connection) -> None:
 
 
 def undo_schema_13(conn: sqlite3.Connection) -> None:
-    """What schema 13 (arena.store._rating_state_v13) adds, taken away."""
+    """What schema 13 (arena.store._rating_state_v13) and 14 add, taken away."""
+    undo_schema_14(conn)
     for (trigger,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
         conn.execute(f"DROP TRIGGER {trigger}")
     conn.execute("DROP TABLE rating_state")
     conn.execute("DROP TABLE plans")
     conn.execute("DROP INDEX idx_games_seed_game")
     conn.execute("ALTER TABLE games DROP COLUMN plan")
+
+
+def undo_schema_14(conn: sqlite3.Connection) -> None:
+    """What schema 14 (arena.store._compact_v14) changes, undone (every
+    record in its own column, the decision times as JSON text, results and
+    rating_history with rowids)."""
+    for key, record, replay, times in conn.execute("SELECT key, record, replay, decision_times FROM games").fetchall():
+        conn.execute("UPDATE games SET record = ?, decision_times = ? WHERE key = ?",
+                     [zlib.compress(arena_events(record, replay).encode()), arena_json(times), key])
+    for table in ("results", "rating_history"):
+        create, = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", [table]).fetchone()
+        indexes = [sql for (sql,) in conn.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND "
+                                                  "tbl_name = ? AND sql IS NOT NULL", [table])]
+        conn.execute(f"ALTER TABLE {table} RENAME TO {table}_without_rowid")
+        conn.execute(create.removesuffix(" WITHOUT ROWID"))
+        conn.execute(f"INSERT INTO {table} SELECT * FROM {table}_without_rowid")
+        conn.execute(f"DROP TABLE {table}_without_rowid")
+        for sql in indexes:
+            conn.execute(sql)
+    conn.execute("DROP VIEW moves")
+    conn.execute("DROP VIEW events")
+    db = sqlite_utils.Database(conn)
+    _create_event_views(db, "arena_json(games.record)")
 
 
 def undo_schema_11(conn: sqlite3.Connection) -> None:

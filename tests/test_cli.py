@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from support import ARENA, arena, arena_environment, python_bot, random_bots, undo_schema_11
 
 from arena.cli import main
-from arena.store import MIGRATIONS
+from arena.store import MIGRATIONS, register_functions
 
 
 @pytest.fixture
@@ -53,7 +53,9 @@ def test_the_same_seed_gives_the_same_games_and_no_seed_other_dice(tmp_path):
         random_bots(folder / "bots", ["alpha", "beta"])
         arena("tournament", "--games", "slyyde", "--rounds", "3", *seed, cwd=folder, check=True)
         with closing(sqlite3.connect(folder / "arena.db")) as db:
-            outcomes.append(db.execute("SELECT key, winners, termination, seed, placements, record FROM games "
+            register_functions(db)
+            outcomes.append(db.execute("SELECT key, winners, termination, seed, placements, "
+                                       "arena_events(record, replay) FROM games "
                                        "ORDER BY key").fetchall())
     assert outcomes[0] == outcomes[1]  # every event of every game, byte for byte
     seeds = [{row[3] for row in outcome} for outcome in outcomes]

@@ -20,14 +20,13 @@ import signal
 import sqlite3
 import subprocess
 import time
-import zlib
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 from support import ARENA, arena, arena_environment, random_bots
 
-from arena.store import SCHEMA_VERSION
+from arena.store import SCHEMA_VERSION, register_functions
 
 # Whole tournaments in real processes: the slow set (-m "not slow" leaves it out).
 pytestmark = pytest.mark.slow
@@ -65,13 +64,14 @@ def stored(db: Path) -> dict[str, tuple]:
     whole record of events and the points of each seat (not how long it
     took nor when it finished)."""
     with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        register_functions(conn)
         games = conn.execute("SELECT key, game, seats, seed, job_order, winners, termination, forfeit_seat, "
-                             "detail, scores, decisions, record FROM games").fetchall()
+                             "detail, scores, decisions, arena_events(record, replay) FROM games").fetchall()
         points = conn.execute("SELECT game_key, seat, bot_id, points FROM results ORDER BY game_key, seat").fetchall()
     by_game: dict[str, list] = {}
     for key, seat, bot_id, value in points:
         by_game.setdefault(key, []).append((seat, bot_id, value))
-    return {row[0]: (*row[1:-1], json.loads(zlib.decompress(row[-1])), tuple(by_game.get(row[0], ())))
+    return {row[0]: (*row[1:-1], json.loads(row[-1]), tuple(by_game.get(row[0], ())))
             for row in games}
 
 
@@ -112,11 +112,12 @@ def leftover_workdirs(workdir: Path) -> list[str]:
 
 def consistent(db: Path) -> None:
     """The database is sound and every stored game is whole: a result row
-    for each of its seats, and a record."""
+    for each of its seats, and its events (its record, or its replay)."""
     with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        register_functions(conn)
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         broken = conn.execute("SELECT key FROM games WHERE players != (SELECT count(*) FROM results "
-                              "WHERE game_key = key) OR record IS NULL").fetchall()
+                              "WHERE game_key = key) OR arena_events(record, replay) IS NULL").fetchall()
         assert broken == []
         orphans = conn.execute("SELECT count(*) FROM results WHERE game_key NOT IN (SELECT key FROM games)")
         assert orphans.fetchone()[0] == 0

@@ -18,7 +18,6 @@ import json
 import math
 import re
 import sqlite3
-import zlib
 from collections import defaultdict
 from contextlib import closing
 from pathlib import Path
@@ -31,6 +30,7 @@ from arena.games.base import State
 from arena.model import DiceKey, Job, Limits
 from arena.play.plan import Entrant, plan_round_robin
 from arena.play.referee import play_game
+from arena.store import register_functions
 
 ROUNDS = 6
 
@@ -131,19 +131,20 @@ def test_an_attacking_bot_predicts_no_die_in_a_real_tournament(tmp_path):
     # The processes were reused (memory had earlier games to go by), never
     # for two games on one seed.
     with closing(sqlite3.connect(tmp_path / "arena.db")) as db:
-        rows = db.execute("SELECT seed, seats, record FROM games").fetchall()
+        register_functions(db)
+        rows = db.execute("SELECT seed, seats, arena_events(record, replay) FROM games").fetchall()
         assert db.execute("SELECT seed FROM dice_key").fetchone() == (None,)
     assert len(rows) == 2 * ROUNDS and len({seed for seed, _, _ in rows}) == ROUNDS
     _assert_pairs_share_their_dice(rows)
 
 
-def _assert_pairs_share_their_dice(rows: list[tuple[int, str, bytes]]) -> None:
+def _assert_pairs_share_their_dice(rows: list[tuple[int, str, str]]) -> None:
     """Both games of a pair drew the same values from every stream, as far
     as both drew from it; games of different pairs did not."""
     by_seed: dict[int, list[dict[str, list[list[int]]]]] = defaultdict(list)
-    for seed, _, record in rows:
+    for seed, _, events in rows:
         streams: dict[str, list[list[int]]] = defaultdict(list)
-        for event in json.loads(zlib.decompress(record)):
+        for event in json.loads(events):
             if event["kind"] == "chance":
                 streams[event["stream"]].append(event["values"])
         by_seed[seed].append(streams)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import subprocess
@@ -21,6 +22,7 @@ from arena.games.replays import REPLAY_FORMAT, with_replay
 from arena.luck.measure import game_luck, stored_luck
 from arena.luck.stored import measure_missing
 from arena.model import BotSpec, DecisionTimes, Event, Forfeit, GameRecord, Job, Termination
+from arena.stats.standings import compute, json_rows
 from arena.store import MIGRATIONS, SCHEMA_VERSION, Store, register_functions
 
 SPECS = [BotSpec(name, ("true",), f"/bots/{name}", name * 16) for name in ("a", "b")]
@@ -279,3 +281,68 @@ def test_sqlite_utils_reads_the_moves_through_arenas_plugin(tmp_path):
     decisions = [event for event in record.events if event["kind"] == "decision"]
     assert [(row["seat"], json.loads(row["action"])) for row in json.loads(done.stdout)] == \
         [(event["seat"], event["offered"][event["chosen"]]) for event in decisions]
+
+
+def _detour_played(key: str, seed: int, order: int) -> GameRecord:
+    """A game with decisions, timed as the referee times them."""
+    final, events = random_playout(get_game("detour"), 2, seed)
+    outcome = final.outcome()
+    job = Job(key, "detour", tuple(s.bot_id for s in SPECS), seed, 0, order)
+    decisions = sum(1 for event in events if event["kind"] == "decision")
+    times = DecisionTimes(0.5, tuple(round(0.000123 * (n % 7 + 1), 6) for n in range(decisions)))
+    return GameRecord(job, events, outcome.placements, Termination.NORMAL, scores=outcome.scores, times=times)
+
+
+def _everything(store: Store) -> dict[str, object]:
+    """Every game's stored parts, as arena reads them, and every row of
+    results and of the ratings cache."""
+    games = {game.key: (game, store.events(game.key), store.replay(game.key, REPLAY_FORMAT),
+                        store.decision_times(game.key)) for game in store.games()}
+    tables = {table: store.db.execute(f"SELECT * FROM {table} ORDER BY 1, 2, 3").fetchall()
+              for table in ("results", "ratings", "rating_history")}
+    events = store.db.execute("SELECT game_key, event, kind, seat, detail FROM events ORDER BY 1, 2").fetchall()
+    return {"games": games, "failures": store.referee_failures(), "views": events, **tables}
+
+
+def test_a_database_of_schema_11_is_compacted_in_place_with_every_game_intact(tmp_path):
+    """Issue 29: schema 14 keeps a game's events in its replay alone where
+    the replay holds them, compresses the decision times, and makes results
+    and rating_history WITHOUT ROWID. A file as arena 11 wrote it (games
+    with and without replays, a forfeit cut short, a referee failure, the
+    ratings cache) upgrades in place, and reads back exactly as before."""
+    db = tmp_path / "r.db"
+    forfeit = _detour_played("ff", 8, 3)
+    forfeit = dataclasses.replace(forfeit, events=forfeit.events[:9], placements=(2, 1),
+                                  termination=Termination.TIMEOUT, scores=None,
+                                  forfeits=(Forfeit(0, Termination.TIMEOUT, "no answer within 0.5 s"),))
+    records = [with_replay(_detour_played("replayed", 4, 0)), _detour_played("bare", 5, 1),
+               with_replay(played("slyyde", 6, 2)), with_replay(forfeit),
+               GameRecord.referee_failure(Job("lost", "detour", tuple(s.bot_id for s in SPECS), 9, 0, 4), "died")]
+    assert all(record.replay is not None for record in records if record.job.key not in ("bare", "lost"))
+    with Store(db, writer=True) as store:
+        store.add_bots(SPECS)
+        for record in records:
+            store.add_game(record)
+        standings = compute(store.games(solo=False), {spec.bot_id: spec.name for spec in SPECS})
+        store.write_ratings(json_rows(standings.rows), standings.history, standings.game_keys)
+        before = _everything(store)
+    assert before["games"]["replayed"][1:] == (records[0].events, records[0].replay, records[0].times)
+    with closing(sqlite3.connect(db)) as conn:
+        undo_schema_12(conn)
+        assert conn.execute("SELECT count(*) FROM games WHERE record IS NULL OR typeof(decision_times) != 'text'"
+                            ).fetchone() == (0,)
+        conn.execute("UPDATE meta SET value = '11' WHERE key = 'schema_version'")
+        conn.commit()
+    with Store(db, writer=True) as store:
+        assert _everything(store) == before
+        assert store.db.execute("PRAGMA freelist_count").fetchone() == (0,)  # the pages freed given back
+        stored = dict(store.db.execute("SELECT key, record IS NULL FROM games").fetchall())
+        assert stored == {"replayed": 1, "bare": 0, "slyyde": 1, "ff": 1, "lost": 0}
+        assert {typeof for (typeof,) in store.db.execute("SELECT typeof(decision_times) FROM games")} == {"blob"}
+        for table in ("results", "rating_history"):
+            sql = store.db.execute("SELECT sql FROM sqlite_master WHERE name = ?", [table]).fetchone()[0]
+            assert sql.endswith("WITHOUT ROWID")
+        assert store.db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'results'"
+                                ).fetchall() == [("idx_results_bot_id_game",)]
+        store.add_game(with_replay(_detour_played("new", 10, 5)))
+        assert store.events("new") == _detour_played("new", 10, 5).events

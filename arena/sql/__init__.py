@@ -6,8 +6,8 @@ metadata format, for a database named ``arena`` (the file ``arena.db``:
 With arena installed, its plugins do more, for a file of any name:
 :mod:`arena.sql.datasette_plugin` serves these descriptions for every
 arena database Datasette opens, and it and :mod:`arena.sql.sqlite_utils_plugin`
-give every connection the SQL function ``arena_json``, which the views
-``events`` and ``moves`` read the compressed game records with.
+give every connection the SQL functions ``arena_json`` and ``arena_events``,
+which the views ``events`` and ``moves`` read the compressed games with.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Arena's Datasette plugin (entry point ``datasette``, installed with
-``pip install 'dice-arena[datasette]'``): the SQL function ``arena_json``
-on every connection, and metadata.json's descriptions for every arena
+``pip install 'dice-arena[datasette]'``): the SQL functions ``arena_json``
+and ``arena_events`` on every connection, and metadata.json's descriptions for every arena
 database Datasette serves, whatever its file's name."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Arena's sqlite-utils plugin (entry point ``sqlite_utils``): the SQL
-function ``arena_json`` on every connection sqlite-utils opens, so that
-``sqlite-utils query arena.db "select * from moves where game_key = ..."``
-reads the compressed game records."""
+functions ``arena_json`` and ``arena_events`` on every connection
+sqlite-utils opens, so that ``sqlite-utils query arena.db "select * from
+moves where game_key = ..."`` reads the compressed games."""
 
 from __future__ import annotations
 
