@@ -12,7 +12,6 @@ import json
 import re
 import sqlite3
 import statistics
-import zlib
 from contextlib import closing
 
 import pytest
@@ -22,7 +21,7 @@ from test_leaderboard import loaded, numbers
 from arena.luck.measure import game_luck
 from arena.site import paths
 from arena.stats.luck import LUCK_FIELDS, clustered_mean
-from arena.store import Store
+from arena.store import Store, register_functions
 
 
 @pytest.fixture(scope="module")
@@ -46,10 +45,11 @@ def stored_luck(db) -> dict[str, tuple[str, list]]:
 def test_a_tournament_stores_each_games_luck_as_measured_from_its_record(played):
     root, run = played
     with closing(sqlite3.connect(root / "arena.db")) as db:
-        games = db.execute("SELECT key, game, players, seed, record, luck FROM games").fetchall()
+        register_functions(db)
+        games = db.execute("SELECT key, game, players, seed, arena_events(record, replay), luck FROM games").fetchall()
         assert len(games) == 8
         for key, name, players, seed, record, stored in games:
-            events = json.loads(zlib.decompress(record))
+            events = json.loads(record)
             luck = json.loads(stored)
             assert luck == game_luck(name, players, {}, events, seed).to_json()
             assert [roll[0] for roll in luck["rolls"]] == [n for n, e in enumerate(events) if e["kind"] == "chance"]
