@@ -437,7 +437,9 @@ def test_a_hostile_name_and_stderr_stay_text(site, watched):
     page.locator("#games tbody tr a.game-link").first.click()
     page.wait_for_selector("#replay[data-ready='1']")
     assert XSS_NAME in page.locator("ul.seats").inner_text()
-    assert page.locator("script:not([src])").count() == 1  # only the replay data
+    inline = page.locator("script:not([src])")  # only the replay data and the luck data, neither run
+    assert inline.count() == 2
+    assert {inline.nth(n).get_attribute("type") for n in range(2)} == {"text/plain", "application/json"}
     page.goto(url(site.out / "index.html"))
     page.locator("table[data-table='overall'] a.bot", has_text="crasher").click()
     page.locator("section.version-box h2 a").first.click()

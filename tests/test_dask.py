@@ -106,15 +106,18 @@ def reference(bots, tmp_path_factory) -> list:
 
 
 def stored(db: Path, logs: bool = True) -> list:
-    """Everything stored about the games except when and how fast they ran
-    (and, with ``logs=False``, where their bots' logs went: a resumed run
-    groups the missing games into other matches, so other log folders)."""
-    skip = ("duration", "finished_at", "decision_times") + (() if logs else ("logs",))
+    """Everything stored about the games except when and how fast they ran,
+    and the luck of their dice (the tournament command measures it once the
+    games are stored; a test playing through play_missing does not) (and,
+    with ``logs=False``, where their bots' logs went: a resumed run groups
+    the missing games into other matches, so other log folders)."""
+    skip = ("duration", "finished_at", "decision_times", "luck") + (() if logs else ("logs",))
     with closing(sqlite3.connect(db)) as conn:
         columns = [row[1] for row in conn.execute("PRAGMA table_info(games)") if row[1] not in skip]
         games = [dict(zip(columns, row)) for row in
                  conn.execute(f"SELECT {', '.join(columns)} FROM games ORDER BY key").fetchall()]
-        results = conn.execute("SELECT * FROM results ORDER BY game_key, seat").fetchall()
+        kept = [row[1] for row in conn.execute("PRAGMA table_info(results)") if row[1] != "luck"]
+        results = conn.execute(f"SELECT {', '.join(kept)} FROM results ORDER BY game_key, seat").fetchall()
     for game in games:  # a replay shows each decision's answer time: all of it but those
         if game["replay"] is not None:
             replay = json.loads(zlib.decompress(game["replay"]))
