@@ -148,10 +148,10 @@ class AdjustedResults:
             self.measured[record.job.key] = _luck_of(record.job, record.events)
 
     def of(self, job: Job, placements: results.Placements) -> float:
-        luck = self.measured.pop(job.key, None) or self.store.luck(job.key)
-        if luck is None:
-            luck = _luck_of(job, self.store.events(job.key))
-        self.store.add_luck({job.key: luck})  # keeps luck stored already
+        luck = self.store.luck(job.key)
+        if luck is None:  # measured here, now or as the game came back: stored once
+            luck = self.measured.pop(job.key, None) or _luck_of(job, self.store.events(job.key))
+            self.store.add_luck({job.key: luck})
         if "problem" in luck:
             raise ArenaError(f"game {job.key}: {luck['problem']}")
         return GameLuck.from_json(luck).adjusted(placements)[job.seats.index(self.candidate)]
