@@ -30,10 +30,10 @@ import re
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
+
+from tournament import timed_tournament
 
 REPO = Path(__file__).resolve().parent.parent
 END_OF_RUN = re.compile(r"end of run: played \d+ games in ([\d.]+) s.*")
@@ -47,20 +47,8 @@ def run(folder: Path, bots: Path, rounds: int, jobs: int, code: Path, extra: lis
     """One tournament into ``folder`` with arena from ``code``: wall and CPU
     seconds, the seconds of play and of luck measured after it, and its
     end-of-run line."""
-    folder.mkdir(parents=True)
-    command = [sys.executable, "-c", "import sys; from arena.cli import main; sys.exit(main())", "tournament",
-               "--bots", str(bots), "--games", "detour,roundabout", "--rounds", str(rounds), "--jobs", str(jobs),
-               "--seed", "1", "--db", str(folder / "arena.db"), "--out", str(folder / "leaderboard"),
-               "--log-dir", str(folder / "logs"), *extra]
-    started = time.perf_counter()
-    process = subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               env={**os.environ, "PYTHONPATH": str(code)})
-    assert process.stderr is not None
-    errors = process.stderr.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - started
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"arena tournament failed:\n{errors.decode(errors='replace')}")
+    wall, usage = timed_tournament(folder, ["--bots", str(bots), "--games", "detour,roundabout", "--rounds",
+                                            str(rounds), "--jobs", str(jobs), "--seed", "1", *extra], code)
     end = END_OF_RUN.search((folder / "logs" / "arena.log").read_text())
     assert end is not None, "the tournament logged no end of run"
     after = LUCK_AFTER.search(end[0])

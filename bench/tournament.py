@@ -28,27 +28,37 @@ import tempfile
 import time
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 END_OF_RUN = re.compile(r"end of run: played (\d+) games in ([\d.]+) s \((\d+) replay entries made as their luck "
                         r"was stored\); .*; ratings ([\d.]+) s, site ([\d.]+) s")
 
 
-def run(folder: Path, bots: Path, rounds: int, jobs: int) -> float:
-    """One tournament into ``folder``; prints its figures, returns games/s."""
+def timed_tournament(folder: Path, arguments: list[str], code: Path = REPO) -> tuple[float, Any]:
+    """``arena tournament`` with ``arguments`` into a new ``folder`` (its
+    database, site and logs), with arena's code from ``code``: its wall
+    seconds and the resource usage of it and every process it waited for
+    (os.wait4). A failed run ends the benchmark with arena's error."""
     folder.mkdir(parents=True)
     command = [sys.executable, "-c", "import sys; from arena.cli import main; sys.exit(main())", "tournament",
-               "--bots", str(bots), "--rounds", str(rounds), "--jobs", str(jobs), "--db", str(folder / "arena.db"),
-               "--out", str(folder / "leaderboard"), "--log-dir", str(folder / "logs")]
+               *arguments, "--db", str(folder / "arena.db"), "--out", str(folder / "leaderboard"),
+               "--log-dir", str(folder / "logs")]
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               env={**os.environ, "PYTHONPATH": str(REPO)})
+                               env={**os.environ, "PYTHONPATH": str(code)})
     assert process.stderr is not None
     errors = process.stderr.read()
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - started
     if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"arena tournament --jobs {jobs} failed:\n{errors.decode(errors='replace')}")
+        raise SystemExit(f"arena tournament {' '.join(arguments)} failed:\n{errors.decode(errors='replace')}")
+    return wall, usage
+
+
+def run(folder: Path, bots: Path, rounds: int, jobs: int) -> float:
+    """One tournament into ``folder``; prints its figures, returns games/s."""
+    wall, usage = timed_tournament(folder, ["--bots", str(bots), "--rounds", str(rounds), "--jobs", str(jobs)])
     with closing(sqlite3.connect(folder / "arena.db")) as db:
         games = db.execute("SELECT count(*) FROM games").fetchone()[0]
     end = END_OF_RUN.search((folder / "logs" / "arena.log").read_text())
