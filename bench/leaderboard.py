@@ -15,8 +15,10 @@ quickly, distinct games (--distinct per game; by default 2% of all games)
 are made once, on every core, and each is stored many times under different
 keys and between different pairs of bots, in one transaction, row for row
 as Store.add_game writes them (its columns compressed by
-arena.store.game_blobs); every stored record still replays exactly (its
-seed and events belong together). How many are distinct changes no stored
+arena.store.game_blobs), with the luck of its dice as a tournament stores
+it (arena.luck.stored; measured once per distinct game, so that the build
+does not measure a million games' luck); every stored record still
+replays exactly (its seed and events belong together). How many are distinct changes no stored
 byte per game (each game's columns are compressed on their own), only the
 mix of game lengths sampled. Each is stored with its replay, as the worker
 that plays a game makes it (arena.games.replays.with_replay), unless
@@ -51,6 +53,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -60,6 +63,7 @@ from arena.games import GAMES  # noqa: E402
 from arena.games.events import replay  # noqa: E402
 from arena.games.playout import random_playout  # noqa: E402
 from arena.games.replays import with_replay  # noqa: E402
+from arena.luck.measure import stored_luck  # noqa: E402
 from arena.model import BotSpec, DecisionTimes, Forfeit, GameRecord, Job, Termination  # noqa: E402
 from arena.store import Store, game_blobs  # noqa: E402
 
@@ -89,6 +93,7 @@ class Distinct:
     decisions: int
     blobs: dict[str, bytes | None]
     replay_format: int | None
+    luck: dict[str, Any] | None
 
 
 def distinct_games(per_game: int, seed: int, replays: bool) -> dict[tuple[str, int], list[Distinct]]:
@@ -129,9 +134,10 @@ def _distinct(task: tuple[str, int, int, bool]) -> Distinct:
         round(chooser.lognormvariate(-7, 0.7), 6) for _ in range(record.decisions))))
     if replays:
         record = with_replay(record)
+    luck = stored_luck(name, players, {}, record.events, game_seed) if players > 1 else None
     return Distinct(name, players, game_seed, record.placements, record.termination, record.forfeits,
                     record.scores, record.decisions, game_blobs(record.events, record.replay, record.times),
-                    record.replay_format if record.replay is not None else None)
+                    record.replay_format if record.replay is not None else None, luck)
 
 
 def fill(store: Store, total: int, bots: list[BotSpec], pool: dict[tuple[str, int], list[Distinct]], seed: int,
@@ -147,7 +153,7 @@ def fill(store: Store, total: int, bots: list[BotSpec], pool: dict[tuple[str, in
             store.db.conn.executemany(f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) "
                                       f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})", [game for game, _ in batch])
             store.db.conn.executemany("INSERT INTO results (game_key, seat, bot_id, game, players, points, "
-                                      "placement, forfeit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                      "placement, forfeit, luck) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                       [result for _, results_of in batch for result in results_of])
 
 
@@ -166,21 +172,23 @@ def _rows(total: int, bots: list[BotSpec], pool: dict[tuple[str, int], list[Dist
         key = f"{prefix}/{number}/{name}/{'/'.join(seats)}"
         points = results.points(made.placements)
         forfeited = {forfeit.seat: forfeit.termination.value for forfeit in made.forfeits}
+        totals = (made.luck or {}).get("totals") or [None] * players
         yield (key, name, number // 1000, number, made.seed, players, json.dumps(list(seats)), "{}",
                json.dumps(list(results.winners(made.placements))), json.dumps(list(made.placements)),
                made.termination.value, json.dumps([forfeit.to_json() for forfeit in made.forfeits]),
                made.forfeits[0].seat if made.forfeits else None, made.forfeits[0].detail if made.forfeits else None,
                None if made.scores is None else json.dumps(list(made.scores)), made.decisions, 0.1,
                json.dumps([None] * players), now + number * 0.01, 1.0, made.blobs["record"], made.blobs["replay"],
-               made.replay_format, made.blobs["decision_times"]), [
-            (key, seat, bot_id, name, players, points[seat], made.placements[seat], forfeited.get(seat))
+               made.replay_format, made.blobs["decision_times"],
+               None if made.luck is None else json.dumps(made.luck, separators=(",", ":"))), [
+            (key, seat, bot_id, name, players, points[seat], made.placements[seat], forfeited.get(seat), totals[seat])
             for seat, bot_id in enumerate(seats)]
 
 
 GAME_COLUMNS = ("key", "game", "round", "job_order", "seed", "players", "seats", "options", "winners",
                 "placements", "termination", "forfeits", "forfeit_seat", "detail", "scores", "decisions",
                 "duration", "logs", "finished_at", "move_timeout", "record", "replay", "replay_format",
-                "decision_times")
+                "decision_times", "luck")
 
 
 def check_sample(db: Path, count: int = 50) -> None:
