@@ -98,6 +98,19 @@ class LuckTables:
         """Each bot's luck row per table, keyed by (table name, bot id)."""
         return {key: _row(key, units) for key, units in sorted(self.bots.items())}
 
+    def to_json(self) -> list[Any]:
+        """The sums exactly (floats as they are, units in the order they
+        came: the order they are summed in), to go on from."""
+        return [[table, bot_id, units.unmeasured, [[game, options, seed, sorted(seats), sums]
+                                                    for (game, options, seed, seats), sums in units.sums.items()]]
+                for (table, bot_id), units in self.bots.items()]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> LuckTables:
+        return cls({(table, bot_id): _Units({(game, options, seed, frozenset(seats)): [float(v) for v in sums]
+                                             for game, options, seed, seats, sums in units}, unmeasured)
+                    for table, bot_id, unmeasured, units in data})
+
 
 def luck_rows(games: Iterable[StoredGame]) -> dict[tuple[str, str], LuckRow]:
     """Each bot's luck row per table, from the stored games."""
