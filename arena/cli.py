@@ -319,9 +319,9 @@ def tournament(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[
         left = measure_missing(store)
         measured = time.perf_counter()
         _say_referee_failures(store)
-        _rewrite_ratings(store)
+        ratings = _rewrite_ratings(store)
         rated = time.perf_counter()
-        index = board.build()
+        index = board.build(ratings)
         # The end of the run, timed, for bench/tournament.py and for anyone
         # wondering what a run does after its last game.
         logging.getLogger(__name__).info(
@@ -636,9 +636,9 @@ def _standings(store: Store) -> Standings:
     return ratings_cache.rate(store).standings
 
 
-def _rewrite_ratings(store: Store) -> None:
+def _rewrite_ratings(store: Store) -> ratings_cache.Rated:
     """The ratings cache and rating history, from the saved tally and the new games."""
-    ratings_cache.rewrite(store)
+    return ratings_cache.rewrite(store)
 
 
 @main.command("leaderboard")

@@ -114,9 +114,11 @@ class Site:
         self.added: dict[str, tuple[int, dict[str, Any]]] = {}  # entries made by add_game: key -> (digest, entry)
         self._logs = data.StderrLogs(store.path.parent)
         self._bots: dict[str, list[Any]] | None = None
+        self.written: set[str] = set()  # the pages this build made, written or found as they were
 
     def write(self, relative: str, text: str) -> None:
         write_if_changed(self.out / relative, text)
+        self.written.add(relative)
 
     def add_game(self, key: str) -> None:
         """Make the chunk entry of a game just stored."""
@@ -124,23 +126,25 @@ class Site:
             self._bots = _page_bots(data.bot_infos(self.store))
         game = self.store.game(key)
         logs = self._logs.seat_logs(game)
-        self.added[key] = (_digest(game, logs), _chunked_game(self.store, game, logs, self._bots))
+        self.added[key] = (_digest(game, logs, self._bots), _chunked_game(self.store, game, logs, self._bots))
 
-    def build(self) -> Path:
+    def build(self, rated: ratings_cache.Rated | None = None) -> Path:
         """Write the site: from the tally saved with it and the games stored
         since where it can be trusted (:meth:`why_not_go_on`), else from
-        every game; then only what changed."""
+        every game; then only what changed. ``rated``: the standings of
+        every stored game where the caller has them (a tournament, which
+        has just written the ratings cache), else they are rated here."""
         inputs = _inputs(self.store)
         saved = data.SiteTally.from_json(self.old.get("tally"))
         late = self.store.luck_stored(saved.unmeasured) if saved is not None else []
         old_pages = self.old.get("pages", {})
         if (self.old.get("inputs") == inputs and not late and (self.out / "index.html").is_file()
-                and all((self.out / page).is_file() for page in old_pages if page.startswith("data/replays/"))):
+                and not self.chunks_missing(saved)):
             return self.out / "index.html"  # nothing stored, no game changed, no code changed, no chunk gone
         changes = self.store.game_changes()
         public_folder(self.out)
         _remove_game_pages(self.out)
-        rated = ratings_cache.rate(self.store, history=False)
+        rated = rated or ratings_cache.rate(self.store, history=False)
         infos = data.bot_infos(self.store)
         new: list[tuple[int, StoredGame]] = []
         reason = self.why_not_go_on(saved, late, infos)
@@ -176,11 +180,12 @@ class Site:
         for relative, text in pages.bot_pages(model, solo):
             self.write(relative, text)
         self.write_logs(model, old_pages, counting.done)
-        _write_replay_chunks(self.store, self.out, counting.todo, _page_bots(model.infos), self._logs, self.added)
+        _write_replay_chunks(self.store, self.out, counting.todo, counting.bots, self._logs, self.added)
         if reason is not None:  # a full count knows every chunk: others are of games no longer stored
             _remove_others(self.out / "data" / "replays", {Path(page).name for page in counting.done
                                                             if page.startswith("data/replays/")})
             _remove_others(self.out / "data" / "list", counting.lists)
+            _remove_unwritten(self.out, ("bots", "tables"), self.written)  # of bots renamed, tables gone
         self.save_manifest(old_pages, counting.done, inputs, tally)
         return self.out / "index.html"
 
@@ -199,12 +204,17 @@ class Site:
             return f"the luck of {len(late)} games counted was stored since"
         if [data.name_of(bot_id, infos) for bot_id in saved.bot_order] != saved.bot_names:
             return "a bot's name changed"
-        missing = [page for page in self.old.get("pages", {}) if page.startswith("data/") and
-                   not (self.out / page).is_file()]
-        if missing or not all((self.out / paths.list_chunk_path(chunk)).is_file()
-                              for chunk in range(_chunks(saved.total, paths.ROWS_PER_CHUNK))):
+        if self.chunks_missing(saved):
             return "a chunk of the site is missing"
         return None
+
+    def chunks_missing(self, saved: data.SiteTally | None) -> bool:
+        """Whether a replay chunk or a games-list chunk the site was built
+        with is missing (a file per 1,000 games to look for)."""
+        replays = [page for page in self.old.get("pages", {}) if page.startswith("data/replays/")]
+        lists = [paths.list_chunk_path(chunk) for chunk in range(_chunks(saved.total if saved else 0,
+                                                                          paths.ROWS_PER_CHUNK))]
+        return not all((self.out / page).is_file() for page in replays + lists)
 
     def why_not_go_on_with(self, saved: data.SiteTally, new: list[tuple[int, StoredGame]],
                            old_pages: dict[str, Any]) -> str | None:
@@ -270,6 +280,7 @@ class _Counting:
     def __init__(self, site: Site, infos: dict[str, BotInfo], old: dict[str, Any], go_on: bool) -> None:
         self.site = site
         self.infos = infos
+        self.bots = _page_bots(infos)
         self.old = old
         self.done: dict[str, Any] = dict(old) if go_on else {}
         self.todo: list[tuple[int, list[str]]] = []
@@ -277,7 +288,7 @@ class _Counting:
 
     def add(self, tally: data.SiteTally, rowid: int, game: StoredGame) -> None:
         logs = self.site._logs.seat_logs(game)
-        number = tally.add(rowid, game, logs, self.infos, _digest(game, logs))
+        number = tally.add(rowid, game, logs, self.infos, _digest(game, logs, self.bots))
         for seat, log in enumerate(logs):
             if log is not None:
                 self.site._logs.add_use(log["id"], game, seat, number)
@@ -317,10 +328,12 @@ def _uses_digest(uses: list[dict[str, Any]]) -> str:
     return hashlib.sha1(json.dumps(uses, sort_keys=True).encode()).hexdigest()[:12]
 
 
-def _digest(game: StoredGame, logs: list[dict[str, Any] | None]) -> int:
-    """What a game's chunk entry is made from, summed up in 64 bits (a
-    million of them are held at once)."""
-    identity = (game.key, game.finished_at, game.decisions, game.termination.value, tuple(logs), game.luck)
+def _digest(game: StoredGame, logs: list[dict[str, Any] | None], bots: dict[str, list[Any]]) -> int:
+    """What a game's chunk entry is made from (its result, logs, luck, and
+    how its header names its bots: ``bots``, :func:`_page_bots`), summed up
+    in 64 bits."""
+    identity = (game.key, game.finished_at, game.decisions, game.termination.value, game.seats, game.placements,
+                game.forfeits, game.scores, tuple(logs), game.luck, [bots.get(bot_id) for bot_id in game.seats])
     return int.from_bytes(hashlib.sha1(repr(identity).encode()).digest()[:8], "big")
 
 
@@ -339,6 +352,18 @@ def _remove_game_pages(out: Path) -> None:
                 os.rmdir(folder.path)
     with contextlib.suppress(OSError):
         games.rmdir()
+
+
+def _remove_unwritten(out: Path, folders: tuple[str, ...], written: set[str]) -> None:
+    """Remove the pages under these folders (one or two deep) that this
+    build did not make, and folders left empty."""
+    for name in folders:
+        for path in sorted((out / name).rglob("*.html"), reverse=True):
+            if path.relative_to(out).as_posix() not in written:
+                path.unlink()
+        for folder in (out / name).glob("*/"):
+            with contextlib.suppress(OSError):  # not empty
+                folder.rmdir()
 
 
 def _remove_others(folder: Path, kept: set[str]) -> None:
@@ -443,7 +468,7 @@ def _write_replay_chunk(store: Store, out: Path, chunk: int, keys: list[str], bo
         game = store.game(key)
         seat_logs = logs.seat_logs(game)
         digest, entry = made.get(key, (None, None))
-        games[number] = entry if entry is not None and digest == _digest(game, seat_logs) else \
+        games[number] = entry if entry is not None and digest == _digest(game, seat_logs, bots) else \
             _chunked_game(store, game, seat_logs, bots)
     write_atomically(out / replay_chunk_path(chunk), pages.replay_chunk(chunk, games))
 
