@@ -315,14 +315,12 @@ def _without_rowid(db: sqlite_utils.Database, table: str) -> None:
 
 def _game_changes_v15(db: sqlite_utils.Database) -> None:
     """Issue 29, the site at the cost of what is new. The site's saved
-    tally (arena.site.tally) counts the games up to a rowid, numbered in
-    the order they finished: ``games_finish_order`` reads them in that
-    order without sorting every game, and ``game_changes`` counts the
+    tally (arena.site.data.SiteTally) counts the games up to a rowid,
+    numbered in the order they were stored; ``game_changes`` counts the
     changes to stored games it cannot go on from (a game deleted, changed,
     or inserted below another; the luck of a game measured where none was
     stored is no such change: the site looks for it), counted by
     triggers."""
-    db.execute("CREATE INDEX games_finish_order ON games(finished_at)")
     db.table("game_changes").create({"id": int, "changes": int}, pk="id")
     db.table("game_changes").insert({"id": 1, "changes": 0})
 
@@ -759,21 +757,14 @@ class Store:
             raise StoreError(f"no game with key {key!r}")
         return _stored_game(dict(zip(_STORED_COLUMNS, row)))
 
-    def finished_games(self, games_rowid: int = 0) -> Iterator[tuple[int, StoredGame]]:
+    def stored_games(self, games_rowid: int = 0) -> Iterator[tuple[int, StoredGame]]:
         """The games stored after the game at ``games_rowid`` (every game
         for 0; referee failures left out, as by :meth:`games`), with their
-        rowids, in the order they finished (``finished_at``, then rowid;
-        none first): every game from the index, new ones sorted here."""
-        select = f"SELECT rowid, {_STORED_SELECT} FROM games"
-        rows: Iterable[Any]
-        if games_rowid == 0:
-            rows = self.db.execute(f"{select} INDEXED BY games_finish_order WHERE {NO_REFEREE_FAILURE} "
-                                   "ORDER BY finished_at, rowid")
-        else:
-            rows = sorted(self.db.execute(f"{select} NOT INDEXED WHERE rowid > ? AND {NO_REFEREE_FAILURE}",
-                                          [games_rowid]),
-                          key=lambda row: (row[15] is not None, row[15] or 0.0, row[0]))
-        for row in rows:
+        rowids, in the order they were stored: the order they finished
+        (``finished_at`` is the time a game is stored), which the site
+        numbers them in."""
+        sql = f"SELECT rowid, {_STORED_SELECT} FROM games WHERE rowid > ? AND {NO_REFEREE_FAILURE} ORDER BY rowid"
+        for row in self.db.execute(sql, [games_rowid]):
             yield row[0], _stored_game(dict(zip(_STORED_COLUMNS, row[1:])))
 
     def key_at(self, games_rowid: int) -> str | None:

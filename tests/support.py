@@ -213,7 +213,6 @@ def undo_schema_15(conn: sqlite3.Connection) -> None:
                                    "AND name LIKE 'game_changes_%'").fetchall():
         conn.execute(f"DROP TRIGGER {trigger}")
     conn.execute("DROP TABLE game_changes")
-    conn.execute("DROP INDEX games_finish_order")
 
 
 def undo_schema_11(conn: sqlite3.Connection) -> None:

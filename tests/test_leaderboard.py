@@ -182,7 +182,7 @@ def loaded(path: Path, call: str):
 def numbers(db: Path) -> dict[str, int]:
     """Each game's number on the site (its place in the games list, from 1)."""
     with Store(db) as store:
-        return {game.key: n for n, (_, game) in enumerate(store.finished_games(), 1)}
+        return {game.key: n for n, (_, game) in enumerate(store.stored_games(), 1)}
 
 
 def entries(site: Site) -> dict[str, dict]:

@@ -1,10 +1,14 @@
-"""Writing the site: every page computed on every build, only what changed
+"""Writing the site: the summary pages computed on every build from the
+standings (the ratings cache's tally) and the site's own tally
+(arena.site.data.SiteTally), saved in the manifest and gone on from with
+the games stored since where it can be trusted (``Site.why_not_go_on``),
+else counted from every game, which is the reference; only what changed
 written.
 
 Pages are compared with what is on disk. The replays, the bulk of the site,
 are in chunk files of a thousand games each (data/replays/<chunk>.js, read
 by the one replay page, replay.html), numbered in the order the games
-finished, so new games land in the last chunk or a new one. A chunk is
+were stored (that is, finished), so new games land in the last chunk or a new one. A chunk is
 written once and then left alone while its games, their logs and the replay
 format stay the same. A manifest (manifest.json) remembers what each chunk
 and log page was made from, so pages of games and logs no longer stored are
@@ -149,7 +153,7 @@ class Site:
         new: list[tuple[int, StoredGame]] = []
         reason = self.why_not_go_on(saved, late, infos)
         if saved is not None and reason is None:
-            new = list(self.store.finished_games(saved.games_rowid))
+            new = list(self.store.stored_games(saved.games_rowid))
             reason = self.why_not_go_on_with(saved, new, old_pages)
         counting = _Counting(self, infos, old_pages, go_on=reason is None)
         if reason is None:
@@ -161,7 +165,7 @@ class Site:
             tally, new = data.SiteTally(), []
             self._logs = data.StderrLogs(self.store.path.parent)
         with _no_cycle_collection():
-            for rowid, game in new or self.store.finished_games():
+            for rowid, game in new or self.store.stored_games():
                 counting.add(tally, rowid, game)
         counting.close(tally)
         tally.changes = changes
@@ -219,8 +223,6 @@ class Site:
     def why_not_go_on_with(self, saved: data.SiteTally, new: list[tuple[int, StoredGame]],
                            old_pages: dict[str, Any]) -> str | None:
         """Why the games stored since cannot be counted onto the saved tally, if they cannot."""
-        if new and _finish_order(new[0][1], new[0][0]) < _finish_order_of(saved.last_finish):
-            return "a game stored since finished before the last one counted"
         for _, game in new:
             for log in self._logs.seat_logs(game):
                 if log is not None and f"logs/{log['id']}.html" in old_pages:
@@ -389,17 +391,6 @@ def _inputs(store: Store) -> str:
 def _tally_code(store: Store) -> str:
     """The code and schema the site's tally was counted by: another is not gone on from."""
     return hashlib.sha1(f"{_replay_format()}-{_code_version()}-{store.schema_version()}".encode()).hexdigest()
-
-
-def _finish_order(game: StoredGame, rowid: int) -> tuple[bool, float, int]:
-    """Where a game comes in the order games are numbered (Store.finished_games)."""
-    return game.finished_at is not None, game.finished_at or 0.0, rowid
-
-
-def _finish_order_of(last: list[Any] | None) -> tuple[bool, float, int]:
-    if last is None:
-        return False, 0.0, 0
-    return last[0] is not None, last[0] or 0.0, last[1]
 
 
 def _chunks(games: int, size: int) -> int:

@@ -8,7 +8,7 @@ standings`` prints, gone on from the tally saved with the ratings cache),
 the luck tables :class:`arena.stats.luck.LuckTables`', and whether a seat
 won, drew or lost comes from :mod:`arena.results`. What stays here is the
 site's own bookkeeping, :class:`SiteTally`: the games' numbers (in the
-order they finished), the games list's rows, forfeits, solo games, each bot
+order they were stored, which is the order they finished), the games list's rows, forfeits, solo games, each bot
 name's latest games, and what every replay chunk is made from. It is small
 (per bot and table, never per game but the open chunks' games) and saved
 exactly with the site, so a build adds only the games stored since.
@@ -123,10 +123,9 @@ class StderrLogs:
 @dataclass
 class SiteTally:
     """The site's own sums of the games stored up to ``games_rowid`` (whose
-    key is ``last_key``), each numbered (from 1) in the order they finished;
-    ``last_finish`` is the last one's place in that order (finished_at, or
-    None where it has none, and rowid). A game stored since is numbered
-    on only if it finished after it (else every game is counted again).
+    key is ``last_key``), each numbered (from 1) in the order they were
+    stored, which is the order they finished (a game's ``finished_at`` is
+    when it was stored), so a game stored since is numbered on from them.
     ``changes`` is the store's count of changes to stored games when saved
     (:meth:`arena.store.Store.game_changes`) and ``unmeasured`` the
     counted games whose luck was not stored then: counted again once it is.
@@ -135,7 +134,6 @@ class SiteTally:
 
     games_rowid: int = 0
     last_key: str | None = None
-    last_finish: list[Any] | None = None
     changes: int = 0
     total: int = 0
     game_names: list[str] = field(default_factory=list)
@@ -157,9 +155,7 @@ class SiteTally:
         entry is made from); returns its number."""
         self.total += 1
         number = self.total
-        if rowid > self.games_rowid:
-            self.games_rowid, self.last_key = rowid, game.key
-        self.last_finish = [game.finished_at, rowid]
+        self.games_rowid, self.last_key = rowid, game.key  # games come in the order they were stored
         if len(self.open_rows) == paths.ROWS_PER_CHUNK:
             self.open_rows = []
         if len(self.open_keys) == paths.REPLAYS_PER_CHUNK:
@@ -195,7 +191,8 @@ class SiteTally:
             name = self.bot_names[self.bot_order.index(bot_id)]
             entry = self.latest.setdefault(name, [0, []])
             entry[0] += 1
-            entry[1] = [[number, seat, row], *entry[1]][:LATEST_GAMES]
+            entry[1].insert(0, [number, seat, row])
+            del entry[1][LATEST_GAMES:]
         return number
 
     def _bot_number(self, bot_id: str, infos: dict[str, BotInfo]) -> int:
@@ -209,7 +206,7 @@ class SiteTally:
 
     def to_json(self) -> dict[str, Any]:
         return {"format": TALLY_FORMAT, "games_rowid": self.games_rowid, "last_key": self.last_key,
-                "last_finish": self.last_finish, "changes": self.changes, "total": self.total,
+                "changes": self.changes, "total": self.total,
                 "game_names": self.game_names, "bot_order": self.bot_order,
                 "bot_names": self.bot_names, "luck": self.luck.to_json(),
                 "solo": [[game, bot, sums] for (game, bot), sums in self.solo.items()],
