@@ -36,7 +36,7 @@ from arena.stats.standings import SeatShares
 from arena.stats.tables import OVERALL
 from arena.store import Store
 
-TALLY_FORMAT = 1  # changes whenever what SiteTally saves does
+TALLY_FORMAT = 2  # changes whenever what SiteTally saves does
 FORFEITS_KEPT = 100  # each bot's latest forfeits, as a version page shows them
 LATEST_GAMES = 20  # each bot name's latest games, as its page shows them
 
@@ -215,13 +215,17 @@ class SiteTally:
 
     @classmethod
     def from_json(cls, data: Any) -> SiteTally | None:
-        """A saved tally, or None where there is none of this format."""
+        """A saved tally, or None where there is none of this format (or
+        what there is cannot be read: a manifest edited by hand)."""
         if not isinstance(data, dict) or data.get("format") != TALLY_FORMAT:
             return None
-        fields = {key: value for key, value in data.items() if key != "format"}
-        fields["luck"] = LuckTables.from_json(data["luck"])
-        fields["solo"] = {(game, bot): sums for game, bot, sums in data["solo"]}
-        return cls(**fields)
+        try:
+            fields = {key: value for key, value in data.items() if key != "format"}
+            fields["luck"] = LuckTables.from_json(data["luck"])
+            fields["solo"] = {(game, bot): sums for game, bot, sums in data["solo"]}
+            return cls(**fields)
+        except (KeyError, TypeError, ValueError):
+            return None
 
 
 def _number(numbers: list[str], name: str) -> int:
