@@ -28,6 +28,7 @@ import pytest
 from support import ARENA, arena, arena_environment, random_bots
 from test_leaderboard import Site, tournament_site
 
+from arena.model import BotSpec
 from arena.site import builder
 from arena.store import Store
 
@@ -264,4 +265,17 @@ def test_games_are_numbered_in_the_order_they_were_stored(copy, tmp_path, caplog
         builder.build(store, copy.out)
         last = list(store.stored_games())[-1][1]
     assert counted(caplog.text) == [GONE_ON.format(1)] and last.key == "stored/again"
+    assert_as_built_from_every_game(copy.db, copy.out, tmp_path / "fresh")
+
+
+def test_a_build_with_no_new_game_but_a_new_bot_counts_nothing_again(copy, tmp_path, caplog):
+    """Something changed (a bot stored, as a run whose games were all
+    stored before stores its bots) but no game is new: the build goes on
+    from the tally with none, counting no game twice."""
+    caplog.set_level(logging.INFO, logger="arena.site.builder")
+    with Store(copy.db, writer=True) as store:
+        store.add_bots([BotSpec("newcomer", ("true",), "/bots/newcomer", "ab" * 32)])
+    with Store(copy.db) as store:
+        builder.build(store, copy.out)
+    assert counted(caplog.text) == [GONE_ON.format(0)]
     assert_as_built_from_every_game(copy.db, copy.out, tmp_path / "fresh")

@@ -39,7 +39,7 @@ import multiprocessing
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,16 +156,17 @@ class Site:
             new = list(self.store.stored_games(saved.games_rowid))
             reason = self.why_not_go_on_with(saved, new, old_pages)
         counting = _Counting(self, infos, old_pages, go_on=reason is None)
+        games: Iterable[tuple[int, StoredGame]] = new
         if reason is None:
             assert saved is not None
             tally = saved
             _LOG.info("site: %d new games counted onto the saved tally", len(new))
         else:
             _LOG.info("site: every game counted: %s", reason)
-            tally, new = data.SiteTally(), []
+            tally, games = data.SiteTally(), self.store.stored_games()
             self._logs = data.StderrLogs(self.store.path.parent)
         with _no_cycle_collection():
-            for rowid, game in new or self.store.stored_games():
+            for rowid, game in games:
                 counting.add(tally, rowid, game)
         counting.close(tally)
         tally.changes = changes
