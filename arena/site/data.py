@@ -141,6 +141,7 @@ class SiteTally:
     bot_names: list[str] = field(default_factory=list)  # each one's name when counted
     luck: LuckTables = field(default_factory=LuckTables)
     solo: dict[tuple[str, str], list[float]] = field(default_factory=dict)  # (game, bot) -> [games, total, best]
+    solo_games: dict[str, int] = field(default_factory=dict)  # per bot, scored or not
     forfeits: dict[str, list[Any]] = field(default_factory=dict)  # bot -> [count, latest (newest first)]
     latest: dict[str, list[Any]] = field(default_factory=dict)  # bot name -> [count, [[number, seat, row]...]]
     open_rows: list[list[Any]] = field(default_factory=list)  # the last games-list chunk's
@@ -163,6 +164,8 @@ class SiteTally:
         self.open_keys.append(game.key)
         self.open_digests.append(digest)
         self.luck.add(game)
+        if game.players == 1:
+            self.solo_games[game.seats[0]] = self.solo_games.get(game.seats[0], 0) + 1
         if game.players == 1 and game.scores is not None:
             sums = self.solo.setdefault((game.game, game.seats[0]), [0, 0.0, game.scores[0]])
             sums[0] += 1
@@ -201,15 +204,12 @@ class SiteTally:
             self.bot_names.append(name_of(bot_id, infos))
         return number
 
-    def solo_games(self, bot_id: str) -> int:
-        return sum(int(sums[0]) for (_, bot), sums in self.solo.items() if bot == bot_id)
-
     def to_json(self) -> dict[str, Any]:
         return {"format": TALLY_FORMAT, "games_rowid": self.games_rowid, "last_key": self.last_key,
                 "changes": self.changes, "total": self.total,
                 "game_names": self.game_names, "bot_order": self.bot_order,
                 "bot_names": self.bot_names, "luck": self.luck.to_json(),
-                "solo": [[game, bot, sums] for (game, bot), sums in self.solo.items()],
+                "solo": [[game, bot, sums] for (game, bot), sums in self.solo.items()], "solo_games": self.solo_games,
                 "forfeits": self.forfeits, "latest": self.latest, "open_rows": self.open_rows,
                 "open_keys": self.open_keys, "open_digests": self.open_digests, "unmeasured": self.unmeasured}
 

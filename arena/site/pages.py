@@ -261,7 +261,7 @@ def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str
                                       "luck": luck.get((table, info.bot_id))})
             records.append({"info": info, "tables": per_table, "hello_name": model.hello_names.get(info.bot_id),
                             "forfeits": model.tally.forfeits.get(info.bot_id, [0])[0],
-                            "solo": model.tally.solo_games(info.bot_id)})
+                            "solo": model.tally.solo_games.get(info.bot_id, 0)})
         histories = [(table, chart) for table in tables if (chart := _versions_chart(model, table, versions))]
         yield versions[0].name_page, render("bot.html", "../../", name=name, records=records, charts=histories,
                                             games=games.get(name, {"count": 0, "latest": []}))
