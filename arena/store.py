@@ -767,6 +767,15 @@ class Store:
         for row in self.db.execute(sql, [games_rowid]):
             yield row[0], _stored_game(dict(zip(_STORED_COLUMNS, row[1:])))
 
+    def games_of_seed(self, game: str, seed: int, games_rowid: int) -> Iterator[StoredGame]:
+        """The games of ``game`` on ``seed`` stored before the game at
+        ``games_rowid`` (referee failures left out), in the order they
+        were stored: a game's unit of luck (arena.stats.luck) among them."""
+        sql = (f"SELECT {_STORED_SELECT} FROM games WHERE seed = ? AND game = ? AND rowid < ? "
+               f"AND {NO_REFEREE_FAILURE} ORDER BY rowid")
+        for row in self.db.execute(sql, [seed, game, games_rowid]):
+            yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
+
     def key_at(self, games_rowid: int) -> str | None:
         """The key of the game at this rowid, None where none is."""
         row = self.db.execute("SELECT key FROM games WHERE rowid = ?", [games_rowid]).fetchone()

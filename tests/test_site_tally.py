@@ -30,6 +30,7 @@ from test_leaderboard import Site, tournament_site
 
 from arena.model import BotSpec
 from arena.site import builder
+from arena.stats import luck
 from arena.store import Store
 
 GONE_ON = "{} new games counted onto the saved tally"
@@ -279,3 +280,13 @@ def test_a_build_with_no_new_game_but_a_new_bot_counts_nothing_again(copy, tmp_p
         builder.build(store, copy.out)
     assert counted(caplog.text) == [GONE_ON.format(0)]
     assert_as_built_from_every_game(copy.db, copy.out, tmp_path / "fresh")
+
+
+def test_luck_units_summed_again_from_the_store_give_the_same_site(copy, tmp_path, monkeypatch):
+    """A build holds the running sums of only so many units of luck (a
+    million games' would not fit); a unit no longer held is summed again
+    from its earlier games, in the order they were stored: the same sums."""
+    monkeypatch.setattr(luck, "UNITS_KEPT", 1)
+    with Store(copy.db) as store:
+        builder.build(store, tmp_path / "few units")
+    assert files(tmp_path / "few units") == files(copy.out)

@@ -291,7 +291,9 @@ class _Counting:
 
     def add(self, tally: data.SiteTally, rowid: int, game: StoredGame) -> None:
         logs = self.site._logs.seat_logs(game)
-        number = tally.add(rowid, game, logs, self.infos, _digest(game, logs, self.bots))
+        store = self.site.store
+        number = tally.add(rowid, game, logs, self.infos, _digest(game, logs, self.bots),
+                           lambda: store.games_of_seed(game.game, game.seed, rowid))
         for seat, log in enumerate(logs):
             if log is not None:
                 self.site._logs.add_use(log["id"], game, seat, number)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -150,10 +151,11 @@ class SiteTally:
     unmeasured: list[str] = field(default_factory=list)
 
     def add(self, rowid: int, game: StoredGame, logs: list[dict[str, Any] | None], infos: dict[str, BotInfo],
-            digest: int) -> int:
-        """Count one game, the next to finish (``logs``: its seats' logs,
+            digest: int, earlier: Callable[[], Iterable[StoredGame]]) -> int:
+        """Count one game, the next stored (``logs``: its seats' logs,
         :meth:`StderrLogs.seat_logs`; ``digest``: what its replay chunk
-        entry is made from); returns its number."""
+        entry is made from; ``earlier``: the games stored before it on its
+        seed, :class:`arena.stats.luck.LuckTables`); returns its number."""
         self.total += 1
         number = self.total
         self.games_rowid, self.last_key = rowid, game.key  # games come in the order they were stored
@@ -163,7 +165,7 @@ class SiteTally:
             self.open_keys, self.open_digests = [], []
         self.open_keys.append(game.key)
         self.open_digests.append(digest)
-        self.luck.add(game)
+        self.luck.add(game, earlier)
         if game.players == 1:
             self.solo_games[game.seats[0]] = self.solo_games.get(game.seats[0], 0) + 1
         if game.players == 1 and game.scores is not None:
