@@ -116,7 +116,7 @@ class Site:
         self.out = out
         self.old = self._load_manifest()
         self.added: dict[str, tuple[int, dict[str, Any]]] = {}  # entries made by add_game: key -> (digest, entry)
-        self._logs = data.StderrLogs(store.path.parent)
+        self.logs = data.StderrLogs(store.path.parent)  # the logs of the games counted or added
         self._bots: dict[str, list[Any]] | None = None
         self.written: set[str] = set()  # the pages this build made, written or found as they were
 
@@ -129,7 +129,7 @@ class Site:
         if self._bots is None:
             self._bots = _page_bots(data.bot_infos(self.store))
         game = self.store.game(key)
-        logs = self._logs.seat_logs(game)
+        logs = self.logs.seat_logs(game)
         self.added[key] = (_digest(game, logs, self._bots), _chunked_game(self.store, game, logs, self._bots))
 
     def build(self, rated: ratings_cache.Rated | None = None) -> Path:
@@ -164,7 +164,7 @@ class Site:
         else:
             _LOG.info("site: every game counted: %s", reason)
             tally, games = data.SiteTally(), self.store.stored_games()
-            self._logs = data.StderrLogs(self.store.path.parent)
+            self.logs = data.StderrLogs(self.store.path.parent)
         with _no_cycle_collection():
             for rowid, game in games:
                 counting.add(tally, rowid, game)
@@ -185,7 +185,7 @@ class Site:
         for relative, text in pages.bot_pages(model, solo):
             self.write(relative, text)
         self.write_logs(model, old_pages, counting.done)
-        _write_replay_chunks(self.store, self.out, counting.todo, counting.bots, self._logs, self.added)
+        _write_replay_chunks(self.store, self.out, counting.todo, counting.bots, self.logs, self.added)
         if reason is not None:  # a full count knows every chunk: others are of games no longer stored
             _remove_others(self.out / "data" / "replays", {Path(page).name for page in counting.done
                                                             if page.startswith("data/replays/")})
@@ -225,7 +225,7 @@ class Site:
                            old_pages: dict[str, Any]) -> str | None:
         """Why the games stored since cannot be counted onto the saved tally, if they cannot."""
         for _, game in new:
-            for log in self._logs.seat_logs(game):
+            for log in self.logs.seat_logs(game):
                 if log is not None and f"logs/{log['id']}.html" in old_pages:
                     return "a stderr log of a game counted before is named by a new one"
         return None
@@ -235,8 +235,8 @@ class Site:
         game was counted, else those of the new games: a game's logs are
         final once it is stored), rewritten only when the log has grown or
         changed."""
-        for log_id, path in sorted(self._logs.files.items()):
-            uses = self._logs.uses.get(log_id, [])
+        for log_id, path in sorted(self.logs.files.items()):
+            uses = self.logs.uses.get(log_id, [])
             page = f"logs/{log_id}.html"
             stamp = done[page] = f"{_stamp(path)}-{_uses_digest(uses)}"
             if old.get(page) == stamp and (self.out / page).is_file():
@@ -290,13 +290,13 @@ class _Counting:
         self.lists: set[str] = set()
 
     def add(self, tally: data.SiteTally, rowid: int, game: StoredGame) -> None:
-        logs = self.site._logs.seat_logs(game)
+        logs = self.site.logs.seat_logs(game)
         store = self.site.store
         number = tally.add(rowid, game, logs, self.infos, _digest(game, logs, self.bots),
                            lambda: store.games_of_seed(game.game, game.seed, rowid))
         for seat, log in enumerate(logs):
             if log is not None:
-                self.site._logs.add_use(log["id"], game, seat, number)
+                self.site.logs.add_use(log["id"], game, seat, number)
         if len(tally.open_rows) == paths.ROWS_PER_CHUNK:
             self.write_list(tally, number)
         if len(tally.open_keys) == paths.REPLAYS_PER_CHUNK:
