@@ -290,3 +290,12 @@ def test_luck_units_summed_again_from_the_store_give_the_same_site(copy, tmp_pat
     with Store(copy.db) as store:
         builder.build(store, tmp_path / "few units")
     assert files(tmp_path / "few units") == files(copy.out)
+
+
+def test_standings_rated_in_a_process_of_their_own_give_the_same_site(copy, tmp_path, monkeypatch):
+    """A build counting every game of a large store rates them in another
+    process meanwhile (its tally sent back as JSON): the same site."""
+    monkeypatch.setattr(builder, "RATE_ELSEWHERE_FROM", 1)
+    with Store(copy.db) as store:
+        builder.build(store, tmp_path / "rated elsewhere")
+    assert files(tmp_path / "rated elsewhere") == files(copy.out)

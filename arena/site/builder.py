@@ -39,7 +39,7 @@ import multiprocessing
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,12 +49,14 @@ from arena.model import StoredGame
 from arena.resources import package_path
 from arena.site import data, pages, paths
 from arena.site.paths import BotInfo, replay_chunk_path
+from arena.stats.standings import Tally
 from arena.store import Store
 
 MANIFEST = "manifest.json"  # what the replay chunks and log pages were made from
 CHUNK_LAYOUT = 1  # changes whenever what a replay chunk holds of a game (pages.chunked_game) does
 STATIC = package_path("arena.site", "static")
 TEMPLATES = package_path("arena.site", "templates")
+RATE_ELSEWHERE_FROM = 20_000  # stored games from which a build counting every game rates them in another process
 PARALLEL_FROM = 2  # replay chunks to write before it pays to start worker processes
 _LOG = logging.getLogger(__name__)
 OLD_GAME_PAGE = re.compile(r"[0-9a-f]{16}\.html")  # games/<xx>/<id>.html, a page per game before chunks
@@ -148,7 +150,6 @@ class Site:
         changes = self.store.game_changes()
         public_folder(self.out)
         _remove_game_pages(self.out)
-        rated = rated or ratings_cache.rate(self.store, history=False)
         infos = data.bot_infos(self.store)
         new: list[tuple[int, StoredGame]] = []
         reason = self.why_not_go_on(saved, late, infos)
@@ -165,13 +166,13 @@ class Site:
             _LOG.info("site: every game counted: %s", reason)
             tally, games = data.SiteTally(), self.store.stored_games()
             self.logs = data.StderrLogs(self.store.path.parent)
-        with _no_cycle_collection():
+        with _rating(self.store, rated, elsewhere=reason is not None) as standings, _no_cycle_collection():
             for rowid, game in games:
                 counting.add(tally, rowid, game)
         counting.close(tally)
         tally.changes = changes
         tally.unmeasured = self.store.unmeasured_luck()
-        model = data.SiteData.of(self.store, rated, tally)
+        model = data.SiteData.of(self.store, standings(), tally)
         solo = model.solo()
         self.copy_static()
         for relative, text in pages.board_data():
@@ -389,6 +390,30 @@ def _inputs(store: Store) -> str:
     identity = [_tally_code(store), store.last_stored(), store.game_changes(),
                 sorted(tuple(row.values()) for row in store.bots().values())]
     return hashlib.sha1(json.dumps(identity).encode()).hexdigest()
+
+
+@contextlib.contextmanager
+def _rating(store: Store, rated: ratings_cache.Rated | None, elsewhere: bool) -> Iterator[Callable[[], Tally]]:
+    """The standings' tally of every stored game (``rated``'s, else rated
+    here: :func:`arena.ratings_cache.rate`), got by calling what this yields.
+    ``elsewhere``, with many games to rate and a core to spare, they are
+    rated in a process of their own, while this one counts the site's tally."""
+    if rated is not None:
+        yield lambda: rated.tally
+        return
+    if not elsewhere or store.count_games() < RATE_ELSEWHERE_FROM or (os.cpu_count() or 1) < 2:
+        yield lambda: ratings_cache.rate(store, history=False).tally
+        return
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+        future = pool.submit(_rated_elsewhere, store.path)
+        names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
+        yield lambda: Tally.from_json(future.result(), names, lambda game: ())
+
+
+def _rated_elsewhere(path: Path) -> dict[str, Any]:
+    """The standings' tally of every game in the store at ``path``, as JSON (to send back)."""
+    with Store(path, checked=True) as store:
+        return ratings_cache.rate(store, history=False).tally.to_json()
 
 
 def _tally_code(store: Store) -> str:

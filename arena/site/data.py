@@ -25,7 +25,6 @@ from typing import Any
 
 from arena import results
 from arena.model import StoredGame, bot_name
-from arena.ratings_cache import Rated
 from arena.site import paths, schema
 from arena.site.paths import BotInfo, replay_address, version_of
 from arena.stats.elo import Ladder
@@ -33,7 +32,7 @@ from arena.stats.joint import Fitted, JointTables
 from arena.stats.luck import LuckTables
 from arena.stats.pairs import Record
 from arena.stats.pentanomial import SeatSwappedPairs
-from arena.stats.standings import SeatShares
+from arena.stats.standings import SeatShares, Tally
 from arena.stats.tables import OVERALL
 from arena.store import Store
 
@@ -276,10 +275,11 @@ class SiteData:
     hello_names: dict[str, str] = field(default_factory=dict)  # the name each bot's hello gave, by bot id
 
     @classmethod
-    def of(cls, store: Store, rated: Rated, tally: SiteTally) -> SiteData:
+    def of(cls, store: Store, standings: Tally, tally: SiteTally) -> SiteData:
+        """``standings``: the standings' tally of every stored game
+        (:func:`arena.ratings_cache.rate`'s)."""
         bots = store.bots()
-        model = cls(bot_infos(store), tally, rated.tally.ladder, rated.tally.joint, rated.tally.pairs,
-                    rated.tally.seats)
+        model = cls(bot_infos(store), tally, standings.ladder, standings.joint, standings.pairs, standings.seats)
         model.names.update((bot_id, info.name) for bot_id, info in model.infos.items())
         model.hello_names = {bot_id: row["hello_name"] for bot_id, row in bots.items() if row.get("hello_name")}
         for bot_id in tally.bot_order:
