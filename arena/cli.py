@@ -649,9 +649,24 @@ def _rewrite_ratings(store: Store) -> ratings_cache.Rated:
 def build_leaderboard(db: Path, out: Path) -> None:
     """Regenerate the leaderboard site from the database."""
     _measure_missing_luck(db)
+    rated = _rewrite_ratings_unless_in_use(db)
     with Store(db) as store:
-        index = site.build(store, out)
+        index = site.build(store, out, rated)
     click.echo(f"leaderboard: {index}")
+
+
+def _rewrite_ratings_unless_in_use(db: Path) -> ratings_cache.Rated | None:
+    """The ratings cache written from the saved tally and the games stored
+    since, as at the end of a run (so the next build goes on from it too),
+    unless another arena process is writing the file: then the site rates
+    the games itself."""
+    if not db.is_file():
+        return None  # the reader says there are no results
+    try:
+        with Store(db, writer=True) as store:
+            return _rewrite_ratings(store)
+    except StoreInUse:
+        return None
 
 
 @main.command()

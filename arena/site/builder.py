@@ -102,9 +102,10 @@ def write_if_changed(path: Path, text: str) -> bool:
     return True
 
 
-def build(store: Store, out_dir: Path) -> Path:
-    """Write the whole site under ``out_dir``; returns the index page."""
-    return Site(store, Path(out_dir)).build()
+def build(store: Store, out_dir: Path, rated: ratings_cache.Rated | None = None) -> Path:
+    """Write the whole site under ``out_dir`` (``rated``: see Site.build);
+    returns the index page."""
+    return Site(store, Path(out_dir)).build(rated)
 
 
 class Site:
