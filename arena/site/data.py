@@ -261,8 +261,8 @@ def solo_results(store: Store) -> list[dict[str, Any]]:
 
 @dataclass
 class SiteData:
-    """Everything the summary pages show: the standings (``rated``, the
-    ratings cache's) and the site's tally."""
+    """Everything the summary pages show: the standings (the ratings
+    cache's tally) and the site's tally."""
 
     infos: dict[str, BotInfo]
     tally: SiteTally
