@@ -319,9 +319,9 @@ def tournament(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[
         left = measure_missing(store)
         measured = time.perf_counter()
         _say_referee_failures(store)
-        _rewrite_ratings(store)
+        ratings = _rewrite_ratings(store)
         rated = time.perf_counter()
-        index = board.build()
+        index = board.build(ratings)
         # The end of the run, timed, for bench/tournament.py and for anyone
         # wondering what a run does after its last game.
         logging.getLogger(__name__).info(
@@ -620,25 +620,33 @@ def _measure_missing_luck(db: Path) -> None:
     """Measure and store the luck of the games stored without it (all cores,
     arena.luck.stored), unless another arena process is writing the file:
     then what is stored is shown, and the rest waits for a later run."""
+    _measure_missing_luck_then(db, lambda store: None)
+
+
+def _measure_missing_luck_then(db: Path, then: Callable[[Store], R]) -> R | None:
+    """``_measure_missing_luck``, and ``then`` with the store still open for
+    writing (its result; None where it could not be opened for writing)."""
     if not db.is_file():
-        return  # the reader says there are no results
+        return None  # the reader says there are no results
     try:
         with Store(db, writer=True) as store:
             missing = len(store.unmeasured_luck())
             if missing:
                 click.echo(f"measuring the luck of {plural(missing, 'game')} stored without it", err=True)
                 measure_missing(store)
+            return then(store)
     except StoreInUse as exc:
         click.echo(f"the luck of the games stored without it is not measured now: {exc}", err=True)
+        return None
 
 
 def _standings(store: Store) -> Standings:
     return ratings_cache.rate(store).standings
 
 
-def _rewrite_ratings(store: Store) -> None:
+def _rewrite_ratings(store: Store) -> ratings_cache.Rated:
     """The ratings cache and rating history, from the saved tally and the new games."""
-    ratings_cache.rewrite(store)
+    return ratings_cache.rewrite(store)
 
 
 @main.command("leaderboard")
@@ -648,9 +656,12 @@ def _rewrite_ratings(store: Store) -> None:
 @_fail_cleanly
 def build_leaderboard(db: Path, out: Path) -> None:
     """Regenerate the leaderboard site from the database."""
-    _measure_missing_luck(db)
-    with Store(db) as store:
-        index = site.build(store, out)
+    # The ratings cache written as at the end of a run (so the next build
+    # goes on from it too), unless another arena process is writing the
+    # file: then the site rates the games itself.
+    rated = _measure_missing_luck_then(db, _rewrite_ratings)
+    with Store(db, checked=rated is not None) as store:  # checked as the writer opened it
+        index = site.build(store, out, rated)
     click.echo(f"leaderboard: {index}")
 
 

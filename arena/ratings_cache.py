@@ -54,10 +54,12 @@ class Rated:
                            json.dumps(self.tally.to_json(), separators=(",", ":")))
 
 
-def rate(store: Store, full: bool = False) -> Rated:
+def rate(store: Store, full: bool = False, history: bool = True) -> Rated:
     """Standings of every stored game: from the saved tally and the games
     stored since where it can be trusted, else (or with ``full``) from every
-    game."""
+    game. ``history`` False records no rating history (the standings'
+    ``history_rows`` are then empty), only its samples for charts
+    (:class:`arena.stats.elo.HistorySample`): what the site needs."""
     names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
     games_rowid, last_key = store.last_stored()
     saved = None if full else store.rating_state(rating_code())
@@ -66,7 +68,7 @@ def rate(store: Store, full: bool = False) -> Rated:
         if not new or saved.last_order is None or rating_order(new[0]) > saved.last_order:
             rowid = saved.games_rowid
             tally = Tally.from_json(json.loads(saved.tally), names,
-                                    lambda game: store.games_on_seed(game.game, game.seed, rowid))
+                                    lambda game: store.games_on_seed(game.game, game.seed, rowid), history)
             last = _add(tally, new, saved.last_order)
             _LOG.info("ratings: %d new games rated onto the saved tally", len(new))
             return Rated(tally.standings(), tally, games_rowid, last_key, last, added=True)
@@ -75,7 +77,7 @@ def rate(store: Store, full: bool = False) -> Rated:
     elif not full:
         _LOG.info("ratings: no saved tally to go on from (none yet, or the rating code, the schema or a "
                   "rated game changed): every game rated")
-    tally = Tally.empty(names)
+    tally = Tally.empty(names, history)
     last = _add(tally, store.games(solo=False), None)
     return Rated(tally.standings(), tally, games_rowid, last_key, last, added=False)
 

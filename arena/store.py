@@ -240,10 +240,21 @@ _STATE_TRIGGERS = {
 }
 
 
+# What the site's saved tally cannot go on from (see _game_changes_v15):
+# anything but the luck of a game measured where none was stored.
+_CHANGE_TRIGGERS = {
+    "game_changes_deleted": "DELETE ON games",
+    "game_changes_changed": "UPDATE ON games WHEN old.luck IS NOT NULL OR new.luck IS NULL",
+    "game_changes_inserted_below": "INSERT ON games WHEN EXISTS (SELECT 1 FROM games WHERE rowid > new.rowid)",
+}
+
+
 def _keep_state_triggers(db: sqlite_utils.Database) -> None:
     """Make the triggers that drop a saved tally, where they are missing (a
     later migration that rebuilds ``games`` loses them), and drop the tally
-    then: games may have changed unseen. Every writer checks on opening."""
+    then: games may have changed unseen; likewise the triggers that count
+    changes to stored games for the site (from migration 15). Every writer
+    checks on opening."""
     present = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
     missing = [name for name in _STATE_TRIGGERS if name not in present]
     for name in missing:
@@ -253,6 +264,13 @@ def _keep_state_triggers(db: sqlite_utils.Database) -> None:
                    + "BEGIN DELETE FROM rating_state; END")
     if missing:
         db.execute("DELETE FROM rating_state")
+    if db["game_changes"].exists():
+        missing = [name for name in _CHANGE_TRIGGERS if name not in present]
+        for name in missing:
+            db.execute(f"CREATE TRIGGER {name} AFTER {_CHANGE_TRIGGERS[name]} "
+                       "BEGIN UPDATE game_changes SET changes = changes + 1; END")
+        if missing:
+            db.execute("UPDATE game_changes SET changes = changes + 1")
 
 
 def _compact_v14(db: sqlite_utils.Database) -> None:
@@ -295,9 +313,21 @@ def _without_rowid(db: sqlite_utils.Database, table: str) -> None:
         db.execute(sql)
 
 
+def _game_changes_v15(db: sqlite_utils.Database) -> None:
+    """Issue 29, the site at the cost of what is new. The site's saved
+    tally (arena.site.data.SiteTally) counts the games up to a rowid,
+    numbered in the order they were stored; ``game_changes`` counts the
+    changes to stored games it cannot go on from (a game deleted, changed,
+    or inserted below another; the luck of a game measured where none was
+    stored is no such change: the site looks for it), counted by
+    triggers."""
+    db.table("game_changes").create({"id": int, "changes": int}, pk="id")
+    db.table("game_changes").insert({"id": 1, "changes": 0})
+
+
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
               _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10, _queryable_v11, _luck_v12,
-              _rating_state_v13, _compact_v14]
+              _rating_state_v13, _compact_v14, _game_changes_v15]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # A replay (arena.games.replays) is a JSON object whose first member is the
@@ -727,17 +757,48 @@ class Store:
             raise StoreError(f"no game with key {key!r}")
         return _stored_game(dict(zip(_STORED_COLUMNS, row)))
 
-    def log_paths(self) -> set[str]:
-        """Every stderr log path the stored games name."""
-        return {path for (logs,) in self.db.execute("SELECT DISTINCT logs FROM games")
-                for path in json.loads(logs) if path}
+    def stored_games(self, games_rowid: int = 0) -> Iterator[tuple[int, StoredGame]]:
+        """The games stored after the game at ``games_rowid`` (every game
+        for 0; referee failures left out, as by :meth:`games`), with their
+        rowids, in the order they were stored: the order they finished
+        (``finished_at`` is the time a game is stored), which the site
+        numbers them in."""
+        sql = f"SELECT rowid, {_STORED_SELECT} FROM games WHERE rowid > ? AND {NO_REFEREE_FAILURE} ORDER BY rowid"
+        for row in self.db.execute(sql, [games_rowid]):
+            yield row[0], _stored_game(dict(zip(_STORED_COLUMNS, row[1:])))
 
-    def summary(self) -> list[Any]:
-        """Changes whenever a game or bot is stored or removed (arena never
-        changes a stored game; a migration changes the schema version)."""
-        games = list(self.db.execute("SELECT count(*), max(rowid), total(finished_at) FROM games").fetchone())
-        bots = sorted(tuple(row.values()) for row in self.db["bots"].rows)
-        return [self._meta().get("schema_version"), games, bots]
+    def games_of_seed(self, game: str, seed: int, games_rowid: int) -> Iterator[StoredGame]:
+        """The games of ``game`` on ``seed`` stored before the game at
+        ``games_rowid`` (referee failures left out), in the order they
+        were stored: a game's unit of luck (arena.stats.luck) among them."""
+        sql = (f"SELECT {_STORED_SELECT} FROM games WHERE seed = ? AND game = ? AND rowid < ? "
+               f"AND {NO_REFEREE_FAILURE} ORDER BY rowid")
+        for row in self.db.execute(sql, [seed, game, games_rowid]):
+            yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
+
+    def key_at(self, games_rowid: int) -> str | None:
+        """The key of the game at this rowid, None where none is."""
+        row = self.db.execute("SELECT key FROM games WHERE rowid = ?", [games_rowid]).fetchone()
+        return None if row is None else str(row[0])
+
+    def schema_version(self) -> int:
+        return int(self._meta().get("schema_version", "0"))
+
+    def game_changes(self) -> int:
+        """How many times a stored game was deleted, changed or inserted below
+        another (``_game_changes_v15``): the site goes on from its tally
+        only while this stays as it was."""
+        changes: int = self.db.execute("SELECT changes FROM game_changes WHERE id = 1").fetchone()[0]
+        return changes
+
+    def luck_stored(self, keys: list[str]) -> list[str]:
+        """Those of these games whose luck is stored now."""
+        found: list[str] = []
+        for start in range(0, len(keys), 500):
+            batch = keys[start:start + 500]
+            found += [key for (key,) in self.db.execute(
+                f"SELECT key FROM games WHERE key IN ({', '.join('?' * len(batch))}) AND luck IS NOT NULL", batch)]
+        return found
 
 
 NO_REFEREE_FAILURE = f"termination != '{Termination.REFEREE_FAILURE.value}'"

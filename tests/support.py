@@ -186,7 +186,8 @@ def undo_schema_13(conn: sqlite3.Connection) -> None:
 def undo_schema_14(conn: sqlite3.Connection) -> None:
     """What schema 14 (arena.store._compact_v14) changes, undone (every
     record in its own column, the decision times as JSON text, results and
-    rating_history with rowids)."""
+    rating_history with rowids), and what 15 adds taken away."""
+    undo_schema_15(conn)
     for key, record, replay, times in conn.execute("SELECT key, record, replay, decision_times FROM games").fetchall():
         conn.execute("UPDATE games SET record = ?, decision_times = ? WHERE key = ?",
                      [zlib.compress(arena_events(record, replay).encode()), arena_json(times), key])
@@ -204,6 +205,14 @@ def undo_schema_14(conn: sqlite3.Connection) -> None:
     conn.execute("DROP VIEW events")
     db = sqlite_utils.Database(conn)
     _create_event_views(db, "arena_json(games.record)")
+
+
+def undo_schema_15(conn: sqlite3.Connection) -> None:
+    """What schema 15 (arena.store._game_changes_v15) adds, taken away."""
+    for (trigger,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' "
+                                   "AND name LIKE 'game_changes_%'").fetchall():
+        conn.execute(f"DROP TRIGGER {trigger}")
+    conn.execute("DROP TABLE game_changes")
 
 
 def undo_schema_11(conn: sqlite3.Connection) -> None:

@@ -38,6 +38,7 @@ from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
 from arena.site import builder, charts, data, pages, paths, schema
 from arena.stats import pairs
+from arena.stats.elo import CHART_POINTS, HistorySample
 from arena.store import Store
 
 XSS_NAME = "<script>alert(1)</script>"
@@ -181,7 +182,7 @@ def loaded(path: Path, call: str):
 def numbers(db: Path) -> dict[str, int]:
     """Each game's number on the site (its place in the games list, from 1)."""
     with Store(db) as store:
-        return {key: n for n, key in enumerate(data.collect(store).keys, 1)}
+        return {game.key: n for n, (_, game) in enumerate(store.stored_games(), 1)}
 
 
 def entries(site: Site) -> dict[str, dict]:
@@ -638,6 +639,13 @@ def test_a_build_with_nothing_new_writes_nothing_until_something_changes(copy):
     assert not Path(stored_path).is_absolute()  # so this is the copy's log, not the shared site's
     log = copy.root / stored_path
     log.write_text(log.read_text() + "one more line\n")
+    # A game's logs are final once it is stored: a build goes on from its
+    # tally without looking at them again; one from every game (here: the
+    # manifest, which holds the tally, removed) reads every log.
+    with Store(copy.db) as store:
+        builder.build(store, copy.out)
+    assert not any("one more line" in page.read_text() for page in (copy.out / "logs").glob("*.html"))
+    (copy.out / builder.MANIFEST).unlink()
     with Store(copy.db) as store:
         builder.build(store, copy.out)
     assert any("one more line" in page.read_text() for page in (copy.out / "logs").glob("*.html"))
@@ -655,13 +663,27 @@ def test_worker_processes_write_the_same_replays(copy, tmp_path, monkeypatch, sm
     assert serial == parallel and len(serial) > 2
 
 
-def test_elo_rated_in_a_process_of_its_own_is_the_same(copy, monkeypatch):
-    with Store(copy.db) as store:
-        serial = data.collect(store)
-        monkeypatch.setattr(data, "SEPARATE_ELO_FROM", 1)
-        separate = data.collect(store)
-    assert separate.ladder.history == serial.ladder.history and separate.ladder.counts == serial.ladder.counts
-    assert separate.ladder.ranked() == serial.ladder.ranked() and separate.ladder.names is separate.names
+def test_a_history_sample_gone_on_from_holds_the_points_of_one_made_from_every_point():
+    """The charts' sample of a rating history (arena.stats.elo.HistorySample)
+    depends on the history alone: saved (as JSON) and gone on from at any
+    point, it holds what a sample of every point holds; it stays bounded,
+    and keeps the first and the last point."""
+    history = [(n, 1500 + math.sin(n / 40) * 90) for n in range(1, 5001)]
+    whole = HistorySample()
+    for number, elo in history:
+        whole.add(number, elo)
+    for cut in (1, 299, 300, 301, 1024, 4999):
+        going_on = HistorySample()
+        for number, elo in history[:cut]:
+            going_on.add(number, elo)
+        going_on = HistorySample.from_json(json.loads(json.dumps(going_on.to_json())))
+        for number, elo in history[cut:]:
+            going_on.add(number, elo)
+        assert going_on.chart() == whole.chart()
+    chart = whole.chart()
+    assert CHART_POINTS // 2 <= len(chart) <= CHART_POINTS
+    assert chart[0] == (0, 1, history[0][1]) and chart[-1] == (4999, 5000, history[-1][1])
+    assert len({index % whole.stride for index, _, _ in chart[:-1]}) == 1
 
 
 def test_a_new_replay_format_rewrites_every_replay(copy, monkeypatch):
@@ -791,12 +813,15 @@ def test_statistics_for_head_to_head():
     assert pages.evidence_class(pairs.Evidence.STRONG_WIN.mirrored()) == "ev-strong-loss"
 
 
-def test_history_chart_escapes_labels_and_thins_long_series():
-    points = [(n, 1500 + (n % 7)) for n in range(1, 5001)]
+def test_history_chart_escapes_labels_and_draws_the_sampled_points():
+    sample = HistorySample()
+    for n in range(1, 5001):
+        sample.add(n, 1500 + (n % 7))
+    points = [(number, elo) for _, number, elo in sample.chart()]
     svg = str(charts.history_svg([(XSS_NAME, points)], band=(1480, 1520)))
     assert XSS_NAME not in svg and str(escape(XSS_NAME)) in svg
     coordinates = re.search(r'points="([^"]*)"', svg).group(1).split()
-    assert len(coordinates) == charts.MAX_CHART_POINTS
+    assert len(coordinates) == len(points) <= CHART_POINTS
     assert '<rect class="band"' in svg
 
 
@@ -808,7 +833,7 @@ def test_bot_folders_are_safe_and_distinct():
 
 
 def test_a_long_forfeit_list_shows_the_latest_and_links_to_all(copy, monkeypatch):
-    monkeypatch.setattr(pages, "FORFEITS_SHOWN", 2)
+    monkeypatch.setattr(data, "FORFEITS_KEPT", 2)
     with Store(copy.db) as store:
         builder.build(store, copy.out)
     games, bots = stored(copy.db)

@@ -20,7 +20,7 @@ from test_leaderboard import loaded, numbers
 
 from arena.luck.measure import game_luck
 from arena.site import paths
-from arena.stats.luck import LUCK_FIELDS, clustered_mean
+from arena.stats.luck import LUCK_FIELDS, Moments
 from arena.store import Store, register_functions
 
 
@@ -145,6 +145,18 @@ def test_standings_while_another_process_writes_show_what_is_stored(played, tmp_
     detour = [row for row in json.loads(run.stdout) if row["table_name"] == "detour"]
     assert detour and all(row["luck_games"] == 0 and row["luck_unmeasured"] == 4 and row["adjusted_score"] is None
                           for row in detour)
+
+
+def clustered_mean(units: list[tuple[int, float]]) -> tuple[float | None, float | None, float | None]:
+    """The luck measure's mean and interval over units of (games, total),
+    each unit's games coming in one at a time as a build counts them."""
+    moments = Moments()
+    for count, total in units:
+        before = [0.0, 0.0, 0.0, 0.0]
+        for _ in range(count):
+            moments.add(before, (0.0, 0.0, total / count))
+            before = [before[0] + 1, 0.0, 0.0, before[3] + total / count]
+    return moments.clustered_mean(2)
 
 
 def test_the_interval_is_normal_over_units_of_games_on_the_same_dice():

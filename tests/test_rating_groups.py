@@ -19,10 +19,10 @@ import pytest
 from support import stored_game
 
 from arena.site import pages
-from arena.site.data import SiteData, StderrLogs
+from arena.site.data import SiteData, SiteTally
 from arena.site.paths import BotInfo
 from arena.stats.joint import JointTables
-from arena.stats.standings import compute, json_rows, text_table, to_csv
+from arena.stats.standings import Tally, compute, json_rows, text_table, to_csv
 from arena.store import RatingState, Store
 
 BOTS = ["A@1", "B@1", "C@1", "D@1", "E@1"]
@@ -79,11 +79,12 @@ def test_the_ratings_table_names_the_group(tmp_path: Path):
     assert found == {"A@1": 1, "B@1": 1, "C@1": 2, "D@1": 2}
 
 
-def test_the_site_shows_each_group_in_a_table_of_its_own(tmp_path: Path):
-    model = SiteData({bot: BotInfo(bot, bot[0], "1") for bot in BOTS}, StderrLogs(tmp_path))
+def test_the_site_shows_each_group_in_a_table_of_its_own():
+    standings = Tally.empty({})
     for game in two_groups():
-        model.ladder.add(game)
-        model.joint.add(game)
+        standings.add(game)
+    model = SiteData({bot: BotInfo(bot, bot[0], "1") for bot in BOTS}, SiteTally(), standings.ladder,
+                     standings.joint, standings.pairs, standings.seats)
     model.ml = model.joint.fit()
     text = pages.index_page(model, [])
     section = text[text.index('id="table-detour"'):]

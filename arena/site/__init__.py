@@ -1,8 +1,9 @@
 """The leaderboard site, generated from the store as static files.
 
 One module per job: :mod:`~arena.site.data` gathers what the pages show
-(standings from :mod:`arena.stats.elo`, the fit and head-to-head from
-:mod:`arena.stats.joint`, results from :mod:`arena.results`);
+(the standings, fit and head-to-head of :mod:`arena.ratings_cache`, and
+the site's own tally of the games, saved with the site and gone on from,
+results from :mod:`arena.results`);
 :mod:`~arena.site.charts` draws; :mod:`arena.games.replays` (in the games
 layer: workers make a game's replay where they play it) writes the replay
 payload and its state patches; :mod:`~arena.site.pages` renders the

@@ -1,10 +1,14 @@
-"""Writing the site: every page computed on every build, only what changed
+"""Writing the site: the summary pages computed on every build from the
+standings (the ratings cache's tally) and the site's own tally
+(arena.site.data.SiteTally), saved in the manifest and gone on from with
+the games stored since where it can be trusted (``Site.why_not_go_on``),
+else counted from every game, which is the reference; only what changed
 written.
 
 Pages are compared with what is on disk. The replays, the bulk of the site,
 are in chunk files of a thousand games each (data/replays/<chunk>.js, read
 by the one replay page, replay.html), numbered in the order the games
-finished, so new games land in the last chunk or a new one. A chunk is
+were stored (that is, finished), so new games land in the last chunk or a new one. A chunk is
 written once and then left alone while its games, their logs and the replay
 format stay the same. A manifest (manifest.json) remembers what each chunk
 and log page was made from, so pages of games and logs no longer stored are
@@ -27,28 +31,34 @@ import collections
 import concurrent.futures
 import contextlib
 import functools
+import gc
 import hashlib
 import json
+import logging
 import multiprocessing
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from arena import ratings_cache
 from arena.games import replays
 from arena.model import StoredGame
 from arena.resources import package_path
 from arena.site import data, pages, paths
 from arena.site.paths import BotInfo, replay_chunk_path
+from arena.stats.standings import Tally
 from arena.store import Store
 
 MANIFEST = "manifest.json"  # what the replay chunks and log pages were made from
 CHUNK_LAYOUT = 1  # changes whenever what a replay chunk holds of a game (pages.chunked_game) does
 STATIC = package_path("arena.site", "static")
 TEMPLATES = package_path("arena.site", "templates")
+RATE_ELSEWHERE_FROM = 20_000  # stored games from which a build counting every game rates them in another process
 PARALLEL_FROM = 2  # replay chunks to write before it pays to start worker processes
+_LOG = logging.getLogger(__name__)
 OLD_GAME_PAGE = re.compile(r"[0-9a-f]{16}\.html")  # games/<xx>/<id>.html, a page per game before chunks
 
 
@@ -92,9 +102,10 @@ def write_if_changed(path: Path, text: str) -> bool:
     return True
 
 
-def build(store: Store, out_dir: Path) -> Path:
-    """Write the whole site under ``out_dir``; returns the index page."""
-    return Site(store, Path(out_dir)).build()
+def build(store: Store, out_dir: Path, rated: ratings_cache.Rated | None = None) -> Path:
+    """Write the whole site under ``out_dir`` (``rated``: see Site.build);
+    returns the index page."""
+    return Site(store, Path(out_dir)).build(rated)
 
 
 class Site:
@@ -108,41 +119,66 @@ class Site:
         self.out = out
         self.old = self._load_manifest()
         self.added: dict[str, tuple[int, dict[str, Any]]] = {}  # entries made by add_game: key -> (digest, entry)
-        self._logs = data.StderrLogs(store.path.parent)
+        self.logs = data.StderrLogs(store.path.parent)  # the logs of the games counted or added
         self._bots: dict[str, list[Any]] | None = None
+        self.written: set[str] = set()  # the pages this build made, written or found as they were
 
     def write(self, relative: str, text: str) -> None:
         write_if_changed(self.out / relative, text)
+        self.written.add(relative)
 
     def add_game(self, key: str) -> None:
         """Make the chunk entry of a game just stored."""
         if self._bots is None:
             self._bots = _page_bots(data.bot_infos(self.store))
         game = self.store.game(key)
-        logs = self._logs.seat_logs(game)
-        self.added[key] = (_digest(game, logs), _chunked_game(self.store, game, logs, self._bots))
+        logs = self.logs.seat_logs(game)
+        self.added[key] = (_digest(game, logs, self._bots), _chunked_game(self.store, game, logs, self._bots))
 
-    def build(self) -> Path:
+    def build(self, rated: ratings_cache.Rated | None = None) -> Path:
+        """Write the site: from the tally saved with it and the games stored
+        since where it can be trusted (:meth:`why_not_go_on`), else from
+        every game; then only what changed. ``rated``: the standings of
+        every stored game where the caller has them (a tournament, which
+        has just written the ratings cache), else they are rated here."""
         inputs = _inputs(self.store)
+        saved = data.SiteTally.from_json(self.old.get("tally"))
+        late = self.store.luck_stored(saved.unmeasured) if saved is not None else []
         old_pages = self.old.get("pages", {})
-        if (self.old.get("inputs") == inputs and (self.out / "index.html").is_file()
-                and all((self.out / page).is_file() for page in old_pages if page.startswith("data/replays/"))):
-            return self.out / "index.html"  # nothing stored, no log and no code changed, no chunk gone
+        if (self.old.get("inputs") == inputs and not late and (self.out / "index.html").is_file()
+                and not self.chunks_missing(saved)):
+            return self.out / "index.html"  # nothing stored, no game changed, no code changed, no chunk gone
+        changes = self.store.game_changes()
         public_folder(self.out)
         _remove_game_pages(self.out)
-        digests: dict[str, int] = {}
-
-        def visit(game: StoredGame, logs: list[dict[str, Any] | None]) -> None:
-            digests[game.key] = _digest(game, logs)
-
-        model = data.collect(self.store, visit)
-        solo = data.solo_results(self.store)
-        for row in solo:
-            row["info"] = model.info(row["bot_id"])
+        infos = data.bot_infos(self.store)
+        new: list[tuple[int, StoredGame]] = []
+        reason = self.why_not_go_on(saved, late, infos)
+        if saved is not None and reason is None:
+            new = list(self.store.stored_games(saved.games_rowid))
+            reason = self.why_not_go_on_with(saved, new, old_pages)
+        counting = _Counting(self, infos, old_pages, go_on=reason is None)
+        games: Iterable[tuple[int, StoredGame]] = new
+        if reason is None:
+            assert saved is not None
+            tally = saved
+            _LOG.info("site: %d new games counted onto the saved tally", len(new))
+        else:
+            _LOG.info("site: every game counted: %s", reason)
+            tally, games = data.SiteTally(), self.store.stored_games()
+            self.logs = data.StderrLogs(self.store.path.parent)
+        with _rating(self.store, rated, elsewhere=reason is not None) as standings, _no_cycle_collection():
+            for rowid, game in games:
+                counting.add(tally, rowid, game)
+        counting.close(tally)
+        tally.changes = changes
+        tally.unmeasured = self.store.unmeasured_luck()
+        model = data.SiteData.of(self.store, standings(), tally)
+        solo = model.solo()
         self.copy_static()
         for relative, text in pages.board_data():
             self.write(relative, text)
-        self.write_all("data/list", pages.games_data(model))
+        self.write("data/games.js", pages.games_shared(model))
         self.write("index.html", pages.index_page(model, solo))
         for relative, text in pages.table_pages(model, solo):
             self.write(relative, text)
@@ -150,69 +186,142 @@ class Site:
         self.write("replay.html", pages.render("replay.html", "", per_chunk=paths.REPLAYS_PER_CHUNK))
         for relative, text in pages.bot_pages(model, solo):
             self.write(relative, text)
-        done: dict[str, Any] = {}
-        self.write_logs(model, old_pages, done)
-        todo: list[tuple[int, list[str]]] = []
-        size = paths.REPLAYS_PER_CHUNK
-        for start in range(0, len(model.keys), size):
-            chunk, keys = start // size, model.keys[start:start + size]
-            page = replay_chunk_path(chunk)
-            done[page] = hashlib.sha1(repr([digests[key] for key in keys]).encode()).hexdigest()[:16]
-            if old_pages.get(page) != done[page] or not (self.out / page).is_file():
-                todo.append((chunk, keys))
-        _write_replay_chunks(self.store, self.out, todo, _page_bots(model.infos), model.logs, self.added)
-        _remove_others(self.out / "data" / "replays", {Path(page).name for page in done
-                                                        if page.startswith("data/replays/")})
-        self.save_manifest(old_pages, done, inputs)
+        self.write_logs(model, old_pages, counting.done)
+        _write_replay_chunks(self.store, self.out, counting.todo, counting.bots, self.logs, self.added)
+        if reason is not None:  # a full count knows every chunk: others are of games no longer stored
+            _remove_others(self.out / "data" / "replays", {Path(page).name for page in counting.done
+                                                            if page.startswith("data/replays/")})
+            _remove_others(self.out / "data" / "list", counting.lists)
+            _remove_unwritten(self.out, ("bots", "tables"), self.written)  # of bots renamed, tables gone
+        self.save_manifest(old_pages, counting.done, inputs, tally)
         return self.out / "index.html"
 
-    def write_all(self, folder: str, files: Iterator[tuple[str, str]]) -> None:
-        """Write these files, and remove the other files of ``folder`` (that
-        some of them are written to): chunks of games no longer stored."""
-        written = set()
-        for relative, text in files:
-            self.write(relative, text)
-            if relative.startswith(folder + "/"):
-                written.add(Path(relative).name)
-        _remove_others(self.out / folder, written)
+    def why_not_go_on(self, saved: data.SiteTally | None, late: list[str], infos: dict[str, BotInfo]) -> str | None:
+        """Why the saved tally cannot be gone on from, if it cannot, before
+        looking at the games stored since."""
+        if saved is None:
+            return "no saved tally (a first build, or a site of an older arena)"
+        if self.old.get("code") != _tally_code(self.store):
+            return "the code or the database's schema changed"
+        if saved.changes != self.store.game_changes():
+            return "a stored game was deleted or changed, or a game was stored among the others"
+        if self.store.key_at(saved.games_rowid) != saved.last_key:
+            return "the last game counted is no longer stored"
+        if late:
+            return f"the luck of {len(late)} games counted was stored since"
+        if [data.name_of(bot_id, infos) for bot_id in saved.bot_order] != saved.bot_names:
+            return "a bot's name changed"
+        if self.chunks_missing(saved):
+            return "a chunk of the site is missing"
+        return None
 
-    def copy_static(self) -> None:
-        for source in sorted(STATIC.rglob("*")):
-            if source.is_file() and not source.name.startswith("."):
-                self.write(f"static/{source.relative_to(STATIC).as_posix()}", source.read_text(encoding="utf-8"))
+    def chunks_missing(self, saved: data.SiteTally | None) -> bool:
+        """Whether a replay chunk or a games-list chunk the site was built
+        with is missing (a file per 1,000 games to look for)."""
+        replays = [page for page in self.old.get("pages", {}) if page.startswith("data/replays/")]
+        lists = [paths.list_chunk_path(chunk) for chunk in range(_chunks(saved.total if saved else 0,
+                                                                          paths.ROWS_PER_CHUNK))]
+        return not all((self.out / page).is_file() for page in replays + lists)
+
+    def why_not_go_on_with(self, saved: data.SiteTally, new: list[tuple[int, StoredGame]],
+                           old_pages: dict[str, Any]) -> str | None:
+        """Why the games stored since cannot be counted onto the saved tally, if they cannot."""
+        for _, game in new:
+            for log in self.logs.seat_logs(game):
+                if log is not None and f"logs/{log['id']}.html" in old_pages:
+                    return "a stderr log of a game counted before is named by a new one"
+        return None
 
     def write_logs(self, model: data.SiteData, old: dict[str, Any], done: dict[str, Any]) -> None:
-        """A page per stderr log, rewritten only when the log has grown or changed."""
-        for log_id, path in sorted(model.logs.files.items()):
+        """A page per stderr log counted in this build (every log when every
+        game was counted, else those of the new games: a game's logs are
+        final once it is stored), rewritten only when the log has grown or
+        changed."""
+        for log_id, path in sorted(self.logs.files.items()):
+            uses = self.logs.uses.get(log_id, [])
             page = f"logs/{log_id}.html"
-            stamp = done[page] = f"{_stamp(path)}-{_uses_digest(model.logs.uses.get(log_id, []))}"
+            stamp = done[page] = f"{_stamp(path)}-{_uses_digest(uses)}"
             if old.get(page) == stamp and (self.out / page).is_file():
                 continue
             try:
                 text = path.read_bytes().decode("utf-8", errors="replace")
             except OSError as exc:
                 text = f"[arena: the log could not be read: {exc}]"
-            self.write(page, pages.log_page(model.logs.uses.get(log_id, []), model.infos, text))
+            self.write(page, pages.log_page(uses, model.infos, text))
+
+    def copy_static(self) -> None:
+        for source in sorted(STATIC.rglob("*")):
+            if source.is_file() and not source.name.startswith("."):
+                self.write(f"static/{source.relative_to(STATIC).as_posix()}", source.read_text(encoding="utf-8"))
 
     def _load_manifest(self) -> dict[str, Any]:
         """What the pages on disk were made from: the game and log pages
-        (``pages``) and the whole site (``inputs``)."""
+        (``pages``), the whole site (``inputs``) and the site's tally."""
         try:
             manifest = json.loads((self.out / MANIFEST).read_text())
         except (OSError, ValueError):
             return {}
         return manifest if manifest.get("format") == _replay_format() else {}
 
-    def save_manifest(self, old: dict[str, Any], done: dict[str, Any], inputs: str) -> None:
-        """Remember what was written; remove pages of logs no longer in the
-        store."""
+    def save_manifest(self, old: dict[str, Any], done: dict[str, Any], inputs: str, tally: data.SiteTally) -> None:
+        """Remember what was written and the tally it was counted into;
+        remove pages of logs no longer in the store."""
         for page in set(old) - set(done):
             try:
                 (self.out / page).unlink()
             except OSError:
                 pass
-        write_if_changed(self.out / MANIFEST, json.dumps({"format": _replay_format(), "inputs": inputs,
-                                                          "pages": done}, sort_keys=True, separators=(",", ":")))
+        write_if_changed(self.out / MANIFEST, json.dumps({
+            "format": _replay_format(), "code": _tally_code(self.store), "inputs": inputs, "pages": done,
+            "tally": tally.to_json()}, sort_keys=True, separators=(",", ":")))
+
+
+class _Counting:
+    """What a build writes as it counts games into the tally: each games-list
+    chunk as it fills, and which replay chunks to write (those whose games'
+    digests changed); ``done`` is the manifest's pages (gone on from the
+    old ones where the tally is), ``lists`` the games-list chunks of the site."""
+
+    def __init__(self, site: Site, infos: dict[str, BotInfo], old: dict[str, Any], go_on: bool) -> None:
+        self.site = site
+        self.infos = infos
+        self.bots = _page_bots(infos)
+        self.old = old
+        self.done: dict[str, Any] = dict(old) if go_on else {}
+        self.todo: list[tuple[int, list[str]]] = []
+        self.lists: set[str] = set()
+
+    def add(self, tally: data.SiteTally, rowid: int, game: StoredGame) -> None:
+        logs = self.site.logs.seat_logs(game)
+        store = self.site.store
+        number = tally.add(rowid, game, logs, self.infos, _digest(game, logs, self.bots),
+                           lambda: store.games_of_seed(game.game, game.seed, rowid))
+        for seat, log in enumerate(logs):
+            if log is not None:
+                self.site.logs.add_use(log["id"], game, seat, number)
+        if len(tally.open_rows) == paths.ROWS_PER_CHUNK:
+            self.write_list(tally, number)
+        if len(tally.open_keys) == paths.REPLAYS_PER_CHUNK:
+            self.replay_chunk(tally, number)
+
+    def close(self, tally: data.SiteTally) -> None:
+        """The open chunks, once every game is counted."""
+        if tally.open_rows and len(tally.open_rows) < paths.ROWS_PER_CHUNK:
+            self.write_list(tally, tally.total)
+        if tally.open_keys and len(tally.open_keys) < paths.REPLAYS_PER_CHUNK:
+            self.replay_chunk(tally, tally.total)
+
+    def write_list(self, tally: data.SiteTally, number: int) -> None:
+        chunk = (number - 1) // paths.ROWS_PER_CHUNK
+        self.site.write(paths.list_chunk_path(chunk), pages.games_chunk(chunk, tally.open_rows))
+        self.lists.add(Path(paths.list_chunk_path(chunk)).name)
+
+    def replay_chunk(self, tally: data.SiteTally, number: int) -> None:
+        chunk = paths.replay_chunk(number)
+        page = replay_chunk_path(chunk)
+        self.done[page] = hashlib.sha1(repr(tally.open_digests).encode()).hexdigest()[:16]
+        if self.old.get(page) != self.done[page] or not (self.site.out / page).is_file():
+            self.todo.append((chunk, list(tally.open_keys)))
 
 
 def _replay_format() -> str:
@@ -226,10 +335,12 @@ def _uses_digest(uses: list[dict[str, Any]]) -> str:
     return hashlib.sha1(json.dumps(uses, sort_keys=True).encode()).hexdigest()[:12]
 
 
-def _digest(game: StoredGame, logs: list[dict[str, Any] | None]) -> int:
-    """What a game's chunk entry is made from, summed up in 64 bits (a
-    million of them are held at once)."""
-    identity = (game.key, game.finished_at, game.decisions, game.termination.value, tuple(logs), game.luck)
+def _digest(game: StoredGame, logs: list[dict[str, Any] | None], bots: dict[str, list[Any]]) -> int:
+    """What a game's chunk entry is made from (its result, logs, luck, and
+    how its header names its bots: ``bots``, :func:`_page_bots`), summed up
+    in 64 bits."""
+    identity = (game.key, game.finished_at, game.decisions, game.termination.value, game.seats, game.placements,
+                game.forfeits, game.scores, tuple(logs), game.luck, [bots.get(bot_id) for bot_id in game.seats])
     return int.from_bytes(hashlib.sha1(repr(identity).encode()).digest()[:8], "big")
 
 
@@ -250,6 +361,18 @@ def _remove_game_pages(out: Path) -> None:
         games.rmdir()
 
 
+def _remove_unwritten(out: Path, folders: tuple[str, ...], written: set[str]) -> None:
+    """Remove the pages under these folders (one or two deep) that this
+    build did not make, and folders left empty."""
+    for name in folders:
+        for path in sorted((out / name).rglob("*.html"), reverse=True):
+            if path.relative_to(out).as_posix() not in written:
+                path.unlink()
+        for folder in (out / name).glob("*/"):
+            with contextlib.suppress(OSError):  # not empty
+                folder.rmdir()
+
+
 def _remove_others(folder: Path, kept: set[str]) -> None:
     """Remove the files of ``folder`` not named in ``kept``."""
     for entry in os.scandir(folder) if folder.is_dir() else ():
@@ -258,15 +381,62 @@ def _remove_others(folder: Path, kept: set[str]) -> None:
 
 
 def _inputs(store: Store) -> str:
-    """What the whole site is made from, summed up cheaply: the games and
-    bots stored, the log files they name, and the code that makes the pages.
-    The same inputs make the same site, so a build finding them unchanged
-    has nothing to do."""
-    logs = data.StderrLogs(store.path.parent)
-    stamps = sorted((path, _stamp(logs.files[log_id]) if (log_id := logs.log_id(path)) else None)
-                    for path in store.log_paths())
-    identity = [_replay_format(), _code_version(), store.summary(), stamps]
+    """What the whole site is made from, summed up at the cost of a few
+    rows: the last game stored, the count of changes to stored games, the
+    bots, and the code and schema that make the pages. The same inputs make
+    the same site, so a build finding them unchanged (and no luck stored
+    since for a game counted without) has nothing to do. Stderr logs are
+    not looked at: a game's logs are final once it is stored (a build
+    reads those of the games it counts)."""
+    identity = [_tally_code(store), store.last_stored(), store.game_changes(),
+                sorted(tuple(row.values()) for row in store.bots().values())]
     return hashlib.sha1(json.dumps(identity).encode()).hexdigest()
+
+
+@contextlib.contextmanager
+def _rating(store: Store, rated: ratings_cache.Rated | None, elsewhere: bool) -> Iterator[Callable[[], Tally]]:
+    """The standings' tally of every stored game (``rated``'s, else rated
+    here: :func:`arena.ratings_cache.rate`), got by calling what this yields.
+    ``elsewhere``, with many games to rate and a core to spare, they are
+    rated in a process of their own, while this one counts the site's tally."""
+    if rated is not None:
+        yield lambda: rated.tally
+        return
+    if not elsewhere or store.count_games() < RATE_ELSEWHERE_FROM or (os.cpu_count() or 1) < 2:
+        yield lambda: ratings_cache.rate(store, history=False).tally
+        return
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+        future = pool.submit(_rated_elsewhere, store.path)
+        names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
+        yield lambda: Tally.from_json(future.result(), names, lambda game: ())
+
+
+def _rated_elsewhere(path: Path) -> dict[str, Any]:
+    """The standings' tally of every game in the store at ``path``, as JSON (to send back)."""
+    with Store(path, checked=True) as store:
+        return ratings_cache.rate(store, history=False).tally.to_json()
+
+
+def _tally_code(store: Store) -> str:
+    """The code and schema the site's tally was counted by: another is not gone on from."""
+    return hashlib.sha1(f"{_replay_format()}-{_code_version()}-{store.schema_version()}".encode()).hexdigest()
+
+
+def _chunks(games: int, size: int) -> int:
+    return (games + size - 1) // size
+
+
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Counting makes a few objects per game and none in cycles; the cycle
+    collector would walk the long-lived ones again and again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @functools.cache
@@ -318,7 +488,7 @@ def _write_replay_chunk(store: Store, out: Path, chunk: int, keys: list[str], bo
         game = store.game(key)
         seat_logs = logs.seat_logs(game)
         digest, entry = made.get(key, (None, None))
-        games[number] = entry if entry is not None and digest == _digest(game, seat_logs) else \
+        games[number] = entry if entry is not None and digest == _digest(game, seat_logs, bots) else \
             _chunked_game(store, game, seat_logs, bots)
     write_atomically(out / replay_chunk_path(chunk), pages.replay_chunk(chunk, games))
 

@@ -13,7 +13,6 @@ from arena.stats.joint import MLRating
 
 CHART_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
                  "#17becf", "#7f7f7f", "#bcbd22"]
-MAX_CHART_POINTS = 300
 
 
 def chart_colour(n: int) -> str:
@@ -36,13 +35,6 @@ def interval_bars(ratings: list[MLRating | None]) -> list[dict[str, str] | None]
             {"left": f"{100 * (r.low - lo) / span:.1f}", "width": f"{100 * (r.high - r.low) / span:.1f}",
              "dot": f"{100 * (r.rating - lo) / span:.1f}"}
             for r in ratings]
-
-
-def _thin(points: list[tuple[int, float]], limit: int = MAX_CHART_POINTS) -> list[tuple[int, float]]:
-    if len(points) <= limit:
-        return points
-    step = (len(points) - 1) / (limit - 1)
-    return [points[round(k * step)] for k in range(limit)]
 
 
 # A marker shape per line, as an SVG path centred on 0,0 (radius about 1):
@@ -93,7 +85,8 @@ def history_legend(labels: list[str]) -> Markup:
 def history_svg(series: list[tuple[str, list[tuple[int, float]]]],
                 band: tuple[float, float] | None = None, x_label: str = "games",
                 width: int = 640, height: int = 220) -> Markup:
-    """An inline SVG line chart of Elo over games, line n in colour and
+    """An inline SVG line chart of Elo over games (each line's points as
+    sampled: arena.stats.elo.HistorySample), line n in colour and
     marker n (``chart_colour``, ``marker``), each line a group that
     hovering or focusing lifts (static/site.js); ``band`` shades an interval (the maximum-likelihood
     rating's) across the chart."""
@@ -134,13 +127,12 @@ def history_svg(series: list[tuple[str, list[tuple[int, float]]]],
     parts.append(f'<text class="tick" x="{width - right}" y="{height - 2}" text-anchor="end">'
                  f'{escape(x_label)}</text>')
     for n, (label, points) in enumerate(series):
-        thin = _thin(points)
-        if not thin:
+        if not points:
             continue
         colour, name = chart_colour(n), f"{escape(label)}: {points[-1][1]:.0f}"
-        coords = " ".join(f"{px(x):.1f},{py(v):.1f}" for x, v in thin)
+        coords = " ".join(f"{px(x):.1f},{py(v):.1f}" for x, v in points)
         marks = "".join(f'<path class="marker" d="{marker(n)}" transform="translate({px(x):.1f},{py(v):.1f}) '
-                        f'scale(3.5)" fill="{colour}"/>' for x, v in _marker_points(thin, n))
+                        f'scale(3.5)" fill="{colour}"/>' for x, v in _marker_points(points, n))
         parts.append(f'<g class="series" data-series="{n}" tabindex="0" aria-label="{name}"><title>{name}</title>'
                      f'<polyline class="hit" points="{coords}"/>'
                      f'<polyline class="line" fill="none" stroke="{colour}" points="{coords}"/>{marks}</g>')

@@ -1,42 +1,44 @@
-"""What the pages show, gathered from the store in one pass over its games.
+"""What the pages show: the standings of the ratings cache and the site's
+own tally, which goes on from the one saved with the site.
 
-Nothing is added up here that the statistics modules add up: each game goes
-to :class:`arena.stats.elo.Ladder` (standings and rating history, the same
-sums ``arena standings`` prints) and to :class:`arena.stats.joint.JointTables`
-(the maximum-likelihood fit and head-to-head), and to
-:class:`arena.stats.pentanomial.SeatSwappedPairs` (pair statistics), and whether a seat won, drew
-or lost comes from :mod:`arena.results`. What stays here is the site's own
-bookkeeping: the games list's rows, forfeits, solo games and stderr logs.
+Nothing is added up here that the statistics modules add up: the standings,
+rating history samples, joint fit, head-to-head, pairs and first places by
+seat are :func:`arena.ratings_cache.rate`'s (the same sums ``arena
+standings`` prints, gone on from the tally saved with the ratings cache),
+the luck tables :class:`arena.stats.luck.LuckTables`', and whether a seat
+won, drew or lost comes from :mod:`arena.results`. What stays here is the
+site's own bookkeeping, :class:`SiteTally`: the games' numbers (in the
+order they were stored, which is the order they finished), the games list's rows, forfeits, solo games, each bot
+name's latest games, and what every replay chunk is made from. It is small
+(per bot and table, never per game but the open chunks' games) and saved
+exactly with the site, so a build adds only the games stored since.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
-import contextlib
 import datetime
-import gc
 import hashlib
-import multiprocessing
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from arena import results
 from arena.model import StoredGame, bot_name
-from arena.site import schema
+from arena.site import paths, schema
 from arena.site.paths import BotInfo, replay_address, version_of
 from arena.stats.elo import Ladder
 from arena.stats.joint import Fitted, JointTables
 from arena.stats.luck import LuckTables
 from arena.stats.pairs import Record
 from arena.stats.pentanomial import SeatSwappedPairs
-from arena.stats.standings import SeatShares, add_seat_shares
+from arena.stats.standings import SeatShares, Tally
 from arena.stats.tables import OVERALL
 from arena.store import Store
 
-SEPARATE_ELO_FROM = 20_000  # stored games from which Elo is rated in a process of its own
+TALLY_FORMAT = 2  # changes whenever what SiteTally saves does
+FORFEITS_KEPT = 100  # each bot's latest forfeits, as a version page shows them
+LATEST_GAMES = 20  # each bot name's latest games, as its page shows them
 
 # A seat's result in the games list (schema.json, gameRow results).
 LETTERS = {results.Verdict.WIN: "w", results.Verdict.DRAW: "d", results.Verdict.LOSS: "l"}
@@ -81,9 +83,10 @@ class StderrLogs:
                         {"id": log_id, "tail": self.tail(log_id) if seat in forfeited else None})
         return logs
 
-    def add_use(self, log_id: str, game: StoredGame, seat: int) -> None:
+    def add_use(self, log_id: str, game: StoredGame, seat: int, number: int) -> None:
+        """Seat ``seat`` of game ``number`` wrote this log."""
         self.uses.setdefault(log_id, []).append({"key": game.key, "game": game.game, "seat": seat,
-                                                 "bot_id": game.seats[seat], "page": None,
+                                                 "bot_id": game.seats[seat], "page": replay_address(number),
                                                  "finished": format_time(game.finished_at)})
 
     def tail(self, log_id: str) -> str:
@@ -118,30 +121,175 @@ class StderrLogs:
 
 
 @dataclass
-class SiteData:
-    """Everything the pages show."""
+class SiteTally:
+    """The site's own sums of the games stored up to ``games_rowid`` (whose
+    key is ``last_key``), each numbered (from 1) in the order they were
+    stored, which is the order they finished (a game's ``finished_at`` is
+    when it was stored), so a game stored since is numbered on from them.
+    ``changes`` is the store's count of changes to stored games when saved
+    (:meth:`arena.store.Store.game_changes`) and ``unmeasured`` the
+    counted games whose luck was not stored then: counted again once it is.
+    The open chunks (the last games-list chunk and the last replay chunk,
+    not yet full) keep their games' rows, keys and chunk-entry digests."""
 
-    infos: dict[str, BotInfo]
-    logs: StderrLogs
-    names: dict[str, str] = field(default_factory=dict)
-    ladder: Ladder = field(init=False)
-    joint: JointTables = field(default_factory=JointTables)
-    ml: dict[str, Fitted] = field(default_factory=dict)
-    pairs: SeatSwappedPairs = field(default_factory=SeatSwappedPairs)  # seat-swapped pairs, per table
-    forfeits: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    hello_names: dict[str, str] = field(default_factory=dict)  # the name each bot's hello gave, by bot id
-    seats: dict[str, SeatShares] = field(default_factory=dict)  # first places by seat, per table
-    luck: LuckTables = field(default_factory=LuckTables)  # the luck each bot received, per table
-    solo_games: dict[str, int] = field(default_factory=dict)
-    rows: list[list[Any]] = field(default_factory=list)
-    keys: list[str] = field(default_factory=list)  # each row's game: game number n is keys[n - 1]
+    games_rowid: int = 0
+    last_key: str | None = None
+    changes: int = 0
+    total: int = 0
     game_names: list[str] = field(default_factory=list)
     bot_order: list[str] = field(default_factory=list)
-    total: int = 0
+    bot_names: list[str] = field(default_factory=list)  # each one's name when counted
+    luck: LuckTables = field(default_factory=LuckTables)
+    solo: dict[tuple[str, str], list[float]] = field(default_factory=dict)  # (game, bot) -> [games, total, best]
+    solo_games: dict[str, int] = field(default_factory=dict)  # per bot, scored or not
+    forfeits: dict[str, list[Any]] = field(default_factory=dict)  # bot -> [count, latest (newest first)]
+    latest: dict[str, list[Any]] = field(default_factory=dict)  # bot name -> [count, [[number, seat, row]...]]
+    open_rows: list[list[Any]] = field(default_factory=list)  # the last games-list chunk's
+    open_keys: list[str] = field(default_factory=list)  # the last replay chunk's games
+    open_digests: list[int] = field(default_factory=list)  # and what each one's chunk entry is made from
+    unmeasured: list[str] = field(default_factory=list)
 
-    def __post_init__(self) -> None:
-        self.names.update((bot_id, info.name) for bot_id, info in self.infos.items())
-        self.ladder = Ladder(self.names)
+    def add(self, rowid: int, game: StoredGame, logs: list[dict[str, Any] | None], infos: dict[str, BotInfo],
+            digest: int, earlier: Callable[[], Iterable[StoredGame]]) -> int:
+        """Count one game, the next stored (``logs``: its seats' logs,
+        :meth:`StderrLogs.seat_logs`; ``digest``: what its replay chunk
+        entry is made from; ``earlier``: the games stored before it on its
+        seed, :class:`arena.stats.luck.LuckTables`); returns its number."""
+        self.total += 1
+        number = self.total
+        self.games_rowid, self.last_key = rowid, game.key  # games come in the order they were stored
+        if len(self.open_rows) == paths.ROWS_PER_CHUNK:
+            self.open_rows = []
+        if len(self.open_keys) == paths.REPLAYS_PER_CHUNK:
+            self.open_keys, self.open_digests = [], []
+        self.open_keys.append(game.key)
+        self.open_digests.append(digest)
+        self.luck.add(game, earlier)
+        if game.players == 1:
+            self.solo_games[game.seats[0]] = self.solo_games.get(game.seats[0], 0) + 1
+        if game.players == 1 and game.scores is not None:
+            sums = self.solo.setdefault((game.game, game.seats[0]), [0, 0.0, game.scores[0]])
+            sums[0] += 1
+            sums[1] += game.scores[0]
+            sums[2] = min(sums[2], game.scores[0])
+        for forfeit in game.forfeits:
+            seat = forfeit.seat
+            kept = self.forfeits.setdefault(game.seats[seat], [0, []])
+            kept[0] += 1
+            kept[1] = [{
+                "key": game.key, "page": replay_address(number), "game": game.game,
+                "reason": forfeit.termination.value, "detail": forfeit.detail or "",
+                "opponents": [b for s, b in enumerate(game.seats) if s != seat],
+                "log": logs[seat] if seat < len(logs) else None,
+                "finished": format_time(game.finished_at)}, *kept[1]][:FORFEITS_KEPT]  # newest first
+        row = schema.record(
+            schema.GAME_ROW, game=_number(self.game_names, game.game),
+            seats=[self._bot_number(b, infos) for b in game.seats],
+            results=result_letters(game), places=list(game.placements),
+            ending=game.termination.value, forfeit=-1 if game.forfeit_seat is None else game.forfeit_seat,
+            decisions=game.decisions, finished=int(game.finished_at or 0.0),
+            scores=list(game.scores) if game.players == 1 and game.scores is not None else None,
+            log=_forfeit_log(game, logs))
+        self.open_rows.append(row)
+        for seat, bot_id in reversed(list(enumerate(game.seats))):
+            name = self.bot_names[self.bot_order.index(bot_id)]
+            entry = self.latest.setdefault(name, [0, []])
+            entry[0] += 1
+            entry[1].insert(0, [number, seat, row])
+            del entry[1][LATEST_GAMES:]
+        return number
+
+    def _bot_number(self, bot_id: str, infos: dict[str, BotInfo]) -> int:
+        number = _number(self.bot_order, bot_id)
+        if number == len(self.bot_names):
+            self.bot_names.append(name_of(bot_id, infos))
+        return number
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": TALLY_FORMAT, "games_rowid": self.games_rowid, "last_key": self.last_key,
+                "changes": self.changes, "total": self.total,
+                "game_names": self.game_names, "bot_order": self.bot_order,
+                "bot_names": self.bot_names, "luck": self.luck.to_json(),
+                "solo": [[game, bot, sums] for (game, bot), sums in self.solo.items()], "solo_games": self.solo_games,
+                "forfeits": self.forfeits, "latest": self.latest, "open_rows": self.open_rows,
+                "open_keys": self.open_keys, "open_digests": self.open_digests, "unmeasured": self.unmeasured}
+
+    @classmethod
+    def from_json(cls, data: Any) -> SiteTally | None:
+        """A saved tally, or None where there is none of this format (or
+        what there is cannot be read: a manifest edited by hand)."""
+        if not isinstance(data, dict) or data.get("format") != TALLY_FORMAT:
+            return None
+        try:
+            fields = {key: value for key, value in data.items() if key != "format"}
+            fields["luck"] = LuckTables.from_json(data["luck"])
+            fields["solo"] = {(game, bot): sums for game, bot, sums in data["solo"]}
+            return cls(**fields)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+def _number(numbers: list[str], name: str) -> int:
+    """A name's index in ``numbers``, added where it is new (a game's or a
+    bot's number in the games list: in the order they first finished a game)."""
+    try:
+        return numbers.index(name)
+    except ValueError:
+        numbers.append(name)
+        return len(numbers) - 1
+
+
+def solo_rows(sums: dict[tuple[str, str], list[float]], names: dict[str, str]) -> list[dict[str, Any]]:
+    """Each bot's average and best score in solo play, per game (lower is
+    better), from [games, total, best] per (game, bot id)."""
+    return [{"game": game, "bot": names.get(bot_id, bot_id), "bot_id": bot_id, "games": int(games),
+             "average": total / games, "best": best}
+            for (game, bot_id), (games, total, best) in sorted(sums.items())]
+
+
+def solo_results(store: Store) -> list[dict[str, Any]]:
+    """Each bot's average and best score in solo play, per game, from the store."""
+    sums: dict[tuple[str, str], list[float]] = {}
+    for game in store.games(solo=True):
+        if game.scores is not None:
+            entry = sums.setdefault((game.game, game.seats[0]), [0, 0.0, game.scores[0]])
+            entry[0] += 1
+            entry[1] += game.scores[0]
+            entry[2] = min(entry[2], game.scores[0])
+    return solo_rows(sums, {bot_id: row["name"] for bot_id, row in store.bots().items()})
+
+
+@dataclass
+class SiteData:
+    """Everything the summary pages show: the standings (the ratings
+    cache's tally) and the site's tally."""
+
+    infos: dict[str, BotInfo]
+    tally: SiteTally
+    ladder: Ladder
+    joint: JointTables
+    pairs: SeatSwappedPairs  # seat-swapped pairs, per table
+    seats: dict[str, SeatShares]  # first places by seat, per table
+    names: dict[str, str] = field(default_factory=dict)
+    ml: dict[str, Fitted] = field(default_factory=dict)
+    hello_names: dict[str, str] = field(default_factory=dict)  # the name each bot's hello gave, by bot id
+
+    @classmethod
+    def of(cls, store: Store, standings: Tally, tally: SiteTally) -> SiteData:
+        """``standings``: the standings' tally of every stored game
+        (:func:`arena.ratings_cache.rate`'s)."""
+        bots = store.bots()
+        model = cls(bot_infos(store), tally, standings.ladder, standings.joint, standings.pairs, standings.seats)
+        model.names.update((bot_id, info.name) for bot_id, info in model.infos.items())
+        model.hello_names = {bot_id: row["hello_name"] for bot_id, row in bots.items() if row.get("hello_name")}
+        for bot_id in tally.bot_order:
+            model.info(bot_id)
+        model.ml = model.joint.fit()
+        return model
+
+    @property
+    def total(self) -> int:
+        return self.tally.total
 
     def tables(self) -> list[str]:
         """Overall first, then each game by name."""
@@ -159,114 +307,22 @@ class SiteData:
         pairs = self.joint.pairs.get(table)
         return pairs.head_to_head(a, b) if pairs else None
 
+    def solo(self) -> list[dict[str, Any]]:
+        rows = solo_rows(self.tally.solo, self.names)
+        for row in rows:
+            row["info"] = self.info(row["bot_id"])
+        return rows
+
+
+def name_of(bot_id: str, infos: dict[str, BotInfo]) -> str:
+    """A bot's name on the site (SiteData.info's for a bot the bots table lacks)."""
+    return infos[bot_id].name if bot_id in infos else bot_name(bot_id)
+
 
 def bot_infos(store: Store) -> dict[str, BotInfo]:
     """The stored bots as the site names them."""
     return {bot_id: BotInfo(bot_id, row["name"], (row["content_hash"] or "")[:12] or version_of(bot_id))
             for bot_id, row in store.bots().items()}
-
-
-def collect(store: Store, visit: Callable[[StoredGame, list[dict[str, Any] | None]], None] = lambda game, logs: None
-            ) -> SiteData:
-    """One pass over the stored games, in rating order; ``visit`` sees each
-    game and its seats' logs (StderrLogs.seat_logs) on the way (the builder decides
-    there which replay chunks to write, without a second pass)."""
-    model = SiteData(bot_infos(store), StderrLogs(store.path.parent))
-    model.hello_names = {bot_id: row["hello_name"] for bot_id, row in store.bots().items() if row.get("hello_name")}
-    if store.count_games() < SEPARATE_ELO_FROM or (os.cpu_count() or 1) < 2:
-        with _no_cycle_collection():
-            _add_games(model, store, visit, rate=True)
-    else:
-        # Elo is the largest part and needs only the games, in order: rated
-        # in a process of its own on another core, from its own read of the store.
-        context = multiprocessing.get_context("fork")
-        with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
-            ladder = pool.submit(_rated, store.path)
-            with _no_cycle_collection():
-                _add_games(model, store, visit, rate=False)
-            model.ladder = ladder.result()
-            model.ladder.names = model.names
-    model.ml = model.joint.fit()
-    return model
-
-
-def _rated(path: Path) -> Ladder:
-    """Every stored game rated (the Elo standings and history), as
-    ``_add_games`` rates them."""
-    with Store(path, checked=True) as store, _no_cycle_collection():
-        model = SiteData(bot_infos(store), StderrLogs(store.path.parent))
-        for game in store.games():
-            for bot_id in game.seats:
-                model.info(bot_id)
-            model.ladder.add(game)
-        return model.ladder
-
-
-@contextlib.contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Collect builds a few long-lived objects per game (rows, rating
-    history) and none in cycles; the cycle collector would walk all of them
-    again and again as they pile up (a third of the time for 100,000 games)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _add_games(model: SiteData, store: Store, visit: Callable[[StoredGame, list[dict[str, Any] | None]], None],
-               rate: bool) -> None:
-    game_numbers: dict[str, int] = {}
-    bot_numbers: dict[str, int] = {}
-    rows: list[tuple[float, str, list[Any]]] = []
-    for game in store.games():
-        model.total += 1
-        for bot_id in game.seats:
-            model.info(bot_id)
-        if rate:
-            model.ladder.add(game)
-        model.joint.add(game)
-        model.pairs.add(game)
-        add_seat_shares(model.seats, game)
-        model.luck.add(game)
-        if game.players == 1:
-            model.solo_games[game.seats[0]] = model.solo_games.get(game.seats[0], 0) + 1
-        logs = model.logs.seat_logs(game)
-        for seat, log in enumerate(logs):
-            if log is not None:
-                model.logs.add_use(log["id"], game, seat)
-        visit(game, logs)
-        _add_forfeit(model, game, logs)
-        rows.append((game.finished_at or 0.0, game.key, schema.record(
-            schema.GAME_ROW, game=game_numbers.setdefault(game.game, len(game_numbers)),
-            seats=[bot_numbers.setdefault(b, len(bot_numbers)) for b in game.seats],
-            results=result_letters(game), places=list(game.placements),
-            ending=game.termination.value, forfeit=-1 if game.forfeit_seat is None else game.forfeit_seat,
-            decisions=game.decisions, finished=int(game.finished_at or 0.0),
-            scores=list(game.scores) if game.players == 1 and game.scores is not None else None,
-            log=_forfeit_log(game, logs))))
-    # Games are numbered in the order they finished (rating order is the
-    # plan's, and several plans share a store), so new games come last.
-    rows.sort(key=lambda item: item[0])
-    model.rows = [row for _, _, row in rows]
-    model.keys = [key for _, key, _ in rows]
-    _link_games(model)
-    model.game_names = list(game_numbers)
-    model.bot_order = list(bot_numbers)
-
-
-def _link_games(model: SiteData) -> None:
-    """Point the logs' and forfeits' game links at the games' numbers, known
-    once every game is in."""
-    numbers = {key: n for n, key in enumerate(model.keys, 1)}
-    for uses in model.logs.uses.values():
-        for use in uses:
-            use["page"] = replay_address(numbers[use["key"]])
-    for forfeits in model.forfeits.values():
-        for forfeit in forfeits:
-            forfeit["page"] = replay_address(numbers[forfeit["key"]])
 
 
 def result_letters(game: StoredGame) -> str:
@@ -279,31 +335,6 @@ def _forfeit_log(game: StoredGame, logs: list[dict[str, Any] | None]) -> str | N
     seat = game.forfeit_seat
     log = logs[seat] if seat is not None and seat < len(logs) else None
     return log["id"] if log else None
-
-
-def _add_forfeit(model: SiteData, game: StoredGame, logs: list[dict[str, Any] | None]) -> None:
-    """Every seat that forfeited (in a pod the others play on after one
-    does), with what the bot last wrote to stderr."""
-    for forfeit in game.forfeits:
-        seat = forfeit.seat
-        model.forfeits.setdefault(game.seats[seat], []).append({
-            "key": game.key, "page": None, "game": game.game,
-            "reason": forfeit.termination.value, "detail": forfeit.detail or "",
-            "opponents": [b for s, b in enumerate(game.seats) if s != seat],
-            "log": logs[seat] if seat < len(logs) else None,
-            "finished": format_time(game.finished_at), "finished_at": game.finished_at or 0.0})
-
-
-def solo_results(store: Store) -> list[dict[str, Any]]:
-    """Each bot's average and best score in solo play, per game (lower is better)."""
-    rows: dict[tuple[str, str], list[float]] = {}
-    for game in store.games(solo=True):
-        if game.scores is not None:
-            rows.setdefault((game.game, game.seats[0]), []).append(game.scores[0])
-    names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
-    return [{"game": game, "bot": names.get(bot_id, bot_id), "bot_id": bot_id, "games": len(scores),
-             "average": sum(scores) / len(scores), "best": min(scores)}
-            for (game, bot_id), scores in sorted(rows.items())]
 
 
 def format_time(timestamp: float | None) -> str:

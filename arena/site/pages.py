@@ -22,7 +22,6 @@ from arena.site.charts import history_legend, history_svg, interval_bars
 from arena.site.data import SiteData, format_time
 from arena.site.paths import (
     BotInfo,
-    list_chunk_path,
     replay_address,
     table_page,
     table_title,
@@ -35,8 +34,6 @@ from arena.stats.tables import table_name
 
 FORFEIT_REASONS = [t.value for t in FORFEITS]
 SEAT_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff9f1c"]
-FORFEITS_SHOWN = 100  # on a version page; the games list has them all
-LATEST_GAMES = 20  # on a bot page; the games list, a link away, has them all
 ELO_SETTINGS = {"k": K_FACTOR, "initial": INITIAL, "scale": 400}
 BOUND_RANK = {"never lost": 0, None: 1, "separated": 2, "never won": 3}
 
@@ -166,7 +163,7 @@ def table_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[s
     for table in model.tables():
         rows = standing_rows(model, table)
         order = [r["info"].bot_id for r in rows]
-        series = [(model.infos[b].name + " @" + model.infos[b].version, model.ladder.history.get((table, b), []))
+        series = [(model.infos[b].name + " @" + model.infos[b].version, _table_points(model, table, b))
                   for b in order]
         yield table_page(table), render(
             "table.html", "../", model=model, table=table, rows=rows, reasons=FORFEIT_REASONS,
@@ -184,8 +181,16 @@ def _family_size(model: SiteData, table: str, order: list[str]) -> int:
 # ------------------------------------------------------------------ bots
 
 
+def _table_points(model: SiteData, table: str, bot_id: str) -> list[tuple[int, float]]:
+    """A bot's Elo over the table's games, as sampled for charts
+    (arena.stats.elo.HistorySample)."""
+    sample = model.ladder.samples.get((table, bot_id))
+    return [(number, elo) for _, number, elo in sample.chart()] if sample else []
+
+
 def _bot_chart(model: SiteData, table: str, bot_id: str) -> Markup:
-    points = [(n, elo) for n, (_, elo) in enumerate(model.ladder.history.get((table, bot_id), []), 1)]
+    sample = model.ladder.samples.get((table, bot_id))
+    points = [(index + 1, elo) for index, _, elo in sample.chart()] if sample else []
     rating = (model.ml.get(table) or Fitted()).get(bot_id)
     band = (rating.low, rating.high) if rating and rating.defined else None
     return history_svg([(model.infos[bot_id].name, points)], band, x_label="games played")
@@ -195,37 +200,33 @@ def _versions_chart(model: SiteData, table: str, versions: list[BotInfo]) -> Mar
     """Elo of every version of a bot at one table, over the table's games
     (so versions follow one another as they played), or None where none
     played there."""
-    series = [("@" + info.version, model.ladder.history[table, info.bot_id]) for info in versions
-              if (table, info.bot_id) in model.ladder.history]
+    series = [("@" + info.version, _table_points(model, table, info.bot_id)) for info in versions
+              if (table, info.bot_id) in model.ladder.samples]
     if not series:
         return None
     return Markup(history_svg(series, x_label=f"{table} games") + history_legend([label for label, _ in series]))
 
 
-def latest_games(model: SiteData, limit: int = LATEST_GAMES) -> dict[str, dict[str, Any]]:
+def latest_games(model: SiteData) -> dict[str, dict[str, Any]]:
     """Each bot name's games (all its versions): how many, and the latest
-    ``limit``, newest first, each as a bot page lists it. One pass over the
-    games list's rows (schema.json's gameRow), newest first."""
+    (newest first, as the site's tally keeps them), each as a bot page
+    lists it (its row: schema.json's gameRow)."""
     field = {name: k for k, name in enumerate(schema.GAME_ROW)}
-    infos = [model.info(bot_id) for bot_id in model.bot_order]
+    infos = [model.info(bot_id) for bot_id in model.tally.bot_order]
     found: dict[str, dict[str, Any]] = {}
-    for number in range(len(model.rows), 0, -1):
-        row = model.rows[number - 1]
-        seats, places = row[field["seats"]], row[field["places"]]
-        game = model.game_names[row[field["game"]]]
-        for seat, bot in enumerate(seats):
-            info = infos[bot]
-            entry = found.setdefault(info.name, {"count": 0, "latest": []})
-            entry["count"] += 1
-            if len(entry["latest"]) >= limit:
-                continue
-            entry["latest"].append({
+    for name, (count, latest) in model.tally.latest.items():
+        entries = []
+        for number, seat, row in latest:
+            seats, places = row[field["seats"]], row[field["places"]]
+            game = model.tally.game_names[row[field["game"]]]
+            entries.append({
                 "page": replay_address(number), "finished": format_time(row[field["finished"]]),
                 "table": table_title(table_name(game, len(seats))) if len(seats) > 1 else f"{game.capitalize()}, solo",
-                "info": info,
+                "info": infos[seats[seat]],
                 "against": [infos[other] for k, other in enumerate(seats) if k != seat],
                 "result": _seat_result(row[field["results"]][seat], places[seat], len(seats)),
                 "forfeit": row[field["forfeit"]] == seat, "ending": row[field["ending"]]})
+        found[name] = {"count": count, "latest": entries}
     return found
 
 
@@ -237,10 +238,6 @@ def _seat_result(letter: str, place: int, players: int) -> str:
     return f"{word} (place {place} of {players})" if players > 2 and letter != "w" else word
 
 
-def _latest(forfeits: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return sorted(forfeits, key=lambda f: f["finished_at"], reverse=True)[:FORFEITS_SHOWN]
-
-
 def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
     """A page per bot name (all its versions) and one per version."""
     by_name: dict[str, list[BotInfo]] = {}
@@ -248,7 +245,7 @@ def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str
         by_name.setdefault(info.name, []).append(info)
     tables = model.tables()
     games = latest_games(model)
-    luck = model.luck.rows()
+    luck = model.tally.luck.rows()
     for name, versions in sorted(by_name.items()):
         versions.sort(key=lambda info: info.version)
         records: list[dict[str, Any]] = []
@@ -263,35 +260,37 @@ def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str
                                       "bound": bound_text(fitted.get(info.bot_id), model.names),
                                       "luck": luck.get((table, info.bot_id))})
             records.append({"info": info, "tables": per_table, "hello_name": model.hello_names.get(info.bot_id),
-                            "forfeits": len(model.forfeits.get(info.bot_id, [])),
-                            "solo": model.solo_games.get(info.bot_id, 0)})
+                            "forfeits": model.tally.forfeits.get(info.bot_id, [0])[0],
+                            "solo": model.tally.solo_games.get(info.bot_id, 0)})
         histories = [(table, chart) for table in tables if (chart := _versions_chart(model, table, versions))]
         yield versions[0].name_page, render("bot.html", "../../", name=name, records=records, charts=histories,
                                             games=games.get(name, {"count": 0, "latest": []}))
         for info, record in zip(versions, records):
             charts = [(entry["table"], _bot_chart(model, entry["table"], info.bot_id))
                       for entry in record["tables"]]
-            forfeits = model.forfeits.get(info.bot_id, [])
+            forfeit_count, forfeits = model.tally.forfeits.get(info.bot_id, [0, []])
             yield info.page, render(
                 "version.html", "../../", info=info, record=record, charts=charts, versions=versions,
-                reasons=FORFEIT_REASONS, forfeits=_latest(forfeits), forfeit_count=len(forfeits),
+                reasons=FORFEIT_REASONS, forfeits=forfeits, forfeit_count=forfeit_count,
                 infos=model.infos, solo=[r for r in solo if r["bot_id"] == info.bot_id])
 
 
 # ------------------------------------------------------------------ data for the browser
 
 
-def games_data(model: SiteData) -> Iterator[tuple[str, str]]:
+def games_shared(model: SiteData) -> str:
     """data/games.js, what the games list's chunks share (schema.json,
-    ``$defs/gamesList``), and the chunks of rows, data/list/<chunk>.js
-    (``$defs/gamesChunk``): new games change the last chunk only."""
+    ``$defs/gamesList``)."""
     bots = [schema.record(schema.BOT, bot_id=b, name=model.infos[b].name, version=model.infos[b].version,
-                          page=model.infos[b].page) for b in model.bot_order]
-    shared = schema.games_list(model.game_names, bots, len(model.rows), paths.ROWS_PER_CHUNK)
-    yield "data/games.js", "window.ARENA_GAMES = " + js(shared) + ";\n"
-    size = paths.ROWS_PER_CHUNK
-    for chunk, start in enumerate(range(0, len(model.rows), size)):
-        yield list_chunk_path(chunk), f"ArenaGamesList.add({chunk}, " + js(model.rows[start:start + size]) + ");\n"
+                          page=model.infos[b].page) for b in model.tally.bot_order]
+    shared = schema.games_list(model.tally.game_names, bots, model.total, paths.ROWS_PER_CHUNK)
+    return "window.ARENA_GAMES = " + js(shared) + ";\n"
+
+
+def games_chunk(chunk: int, rows: list[list[Any]]) -> str:
+    """data/list/<chunk>.js, a chunk of the games list's rows
+    (``$defs/gamesChunk``): new games change the last chunk only."""
+    return f"ArenaGamesList.add({chunk}, " + js(rows) + ");\n"
 
 
 def board_data() -> Iterator[tuple[str, str]]:

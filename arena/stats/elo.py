@@ -25,6 +25,7 @@ from arena.stats.tables import OVERALL, table_name, table_parts
 
 INITIAL = 1500.0
 K_FACTOR = 16
+CHART_POINTS = 300  # at most, of a bot's rating history at a table (HistorySample)
 _ELO = elo.Elo(k_factor=K_FACTOR, initial=INITIAL, beta=200)
 
 
@@ -75,6 +76,45 @@ def standings(games: Iterable[StoredGame], names: dict[str, str]) -> list[Standi
 
 
 @dataclass
+class HistorySample:
+    """A bounded sample of one bot's rating history at one table, for its
+    chart, extended one game at a time: every ``stride``-th point of the
+    history (stride 1, doubled whenever more than ``CHART_POINTS - 1`` are
+    kept) and always the last one. The sample of a history depends on the
+    history alone, so a sample saved and gone on from and one made from
+    every game hold the same points."""
+
+    count: int = 0  # points of the history seen
+    stride: int = 1
+    points: list[tuple[int, int, float]] = field(default_factory=list)  # (index in the history, game number, Elo)
+    last: tuple[int, int, float] | None = None
+
+    def add(self, number: int, elo: float) -> None:
+        self.last = (self.count, number, elo)
+        if self.count % self.stride == 0:
+            self.points.append(self.last)
+            if len(self.points) > CHART_POINTS - 1:
+                self.stride *= 2
+                self.points = [point for point in self.points if point[0] % self.stride == 0]
+        self.count += 1
+
+    def chart(self) -> list[tuple[int, int, float]]:
+        """The points a chart draws, the last one included (at most ``CHART_POINTS``)."""
+        if self.last is None or (self.points and self.points[-1] == self.last):
+            return list(self.points)
+        return [*self.points, self.last]
+
+    def to_json(self) -> list[Any]:
+        return [self.count, self.stride, self.points, self.last]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> HistorySample:
+        count, stride, points, last = data
+        return cls(count, stride, [(int(i), int(n), float(e)) for i, n, e in points],
+                   None if last is None else (int(last[0]), int(last[1]), float(last[2])))
+
+
+@dataclass
 class Ladder:
     """Every table's standings, built up one game at a time in rating order,
     with each bot's Elo after each of its games (the site's rating history:
@@ -85,7 +125,11 @@ class Ladder:
     user reads in the terminal and the one on the site are the same sums.
     A ladder may go on from a saved one (:meth:`from_json`: the standings
     and each table's game count, without the history): it then records the
-    history and game keys of the games added since, numbered on from there."""
+    history and game keys of the games added since, numbered on from there.
+    Whatever it goes on from, ``samples`` sample each bot's whole history
+    at each table (:class:`HistorySample`, saved with the standings: what
+    the site's charts draw); ``record_history`` False records the samples
+    only (the whole history of a million games is hundreds of MB)."""
 
     names: dict[str, str]
     tables: dict[str, dict[str, Standing]] = field(default_factory=dict)
@@ -93,6 +137,8 @@ class Ladder:
     game_keys: dict[str, list[str]] = field(default_factory=dict)  # per table, game n's key at [n - 1 - first]
     counts: dict[str, int] = field(default_factory=dict)  # games rated per table
     first: dict[str, int] = field(default_factory=dict)  # per table, games rated before the history recorded here
+    samples: dict[tuple[str, str], HistorySample] = field(default_factory=dict)
+    record_history: bool = True
 
     def add(self, game: StoredGame) -> None:
         """Rate one game into its table and the overall one; a solo game has
@@ -102,10 +148,13 @@ class Ladder:
         for table in (table_name(game.game, game.players), OVERALL):
             rows = self.tables.setdefault(table, {})
             rate_game(rows, table, game, self.names)
-            self.game_keys.setdefault(table, []).append(game.key)
             index = self.counts[table] = self.counts.get(table, 0) + 1
+            if self.record_history:
+                self.game_keys.setdefault(table, []).append(game.key)
             for bot_id in dict.fromkeys(game.seats):
-                self.history.setdefault((table, bot_id), []).append((index, rows[bot_id].elo))
+                if self.record_history:
+                    self.history.setdefault((table, bot_id), []).append((index, rows[bot_id].elo))
+                self.samples.setdefault((table, bot_id), HistorySample()).add(index, rows[bot_id].elo)
 
     def history_rows(self) -> list[tuple[str, str, int, str, float]]:
         """The history recorded here as (table, bot id, the table's game
@@ -119,18 +168,21 @@ class Ladder:
         return [s for t in order for s in sorted(self.tables[t].values(), key=lambda s: (-s.elo, s.name, s.bot_id))]
 
     def to_json(self) -> dict[str, Any]:
-        """The standings and game counts, exactly (floats as they are), to go on from."""
+        """The standings, game counts and history samples, exactly (floats
+        as they are), to go on from."""
         return {"tables": {table: [dataclasses.asdict(standing) for standing in rows.values()]
                            for table, rows in self.tables.items()},
-                "counts": self.counts}
+                "counts": self.counts,
+                "samples": [[table, bot_id, sample.to_json()] for (table, bot_id), sample in self.samples.items()]}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], names: dict[str, str]) -> Ladder:
+    def from_json(cls, data: dict[str, Any], names: dict[str, str], record_history: bool = True) -> Ladder:
         """A ladder saved by :meth:`to_json`, its bots named as ``names`` says now."""
         tables = {table: {row["bot_id"]: Standing(**{**row, "name": names.get(row["bot_id"], row["bot_id"])})
                           for row in rows} for table, rows in data["tables"].items()}
         counts = {table: int(count) for table, count in data["counts"].items()}
-        return cls(names, tables, counts=counts, first=dict(counts))
+        samples = {(table, bot_id): HistorySample.from_json(sample) for table, bot_id, sample in data["samples"]}
+        return cls(names, tables, counts=counts, first=dict(counts), samples=samples, record_history=record_history)
 
 
 def rate_game(standings: dict[str, Standing], table: str, game: StoredGame, names: dict[str, str]) -> None:

@@ -17,10 +17,11 @@ points at an engine or dice problem, or a cheat.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,40 +64,122 @@ class LuckRow:
 LUCK_FIELDS = tuple(f.name for f in dataclasses.fields(LuckRow) if f.name not in ("table_name", "bot_id"))
 
 
-@dataclass
-class _Units:
-    """One bot's games at one table, summed per unit: [games, score, adjusted, luck]."""
+UNITS_KEPT = 50_000  # units held at once where the earlier games of a unit can be read again
 
-    sums: dict[tuple[Any, ...], list[float]] = field(default_factory=dict)
+
+@dataclass
+class Moments:
+    """One bot's games at one table, summed over units (module docstring)
+    as the interval needs them: games (the sum of each unit's games, c),
+    units, games without luck, the sum of c squared, and per measure the
+    sums of each unit's total t, of t squared and of t times c. Small
+    (never per unit) and exact: a unit's games may come in one at a time,
+    each changing the sums by what it changes in its unit's."""
+
+    games: int = 0
+    units: int = 0
     unmeasured: int = 0
+    squares: int = 0
+    sums: list[list[float]] = field(default_factory=lambda: [[0.0, 0.0, 0.0] for _ in MEASURES])
+
+    def add(self, before: list[float], values: tuple[float, ...]) -> None:
+        """One game into its unit, which summed ``before`` ([games, one
+        total per measure]) without it."""
+        count = int(before[0])
+        self.games += 1
+        self.units += count == 0
+        self.squares += 2 * count + 1
+        for sums, total, value in zip(self.sums, before[1:], values):
+            after = total + value
+            sums[0] += value
+            sums[1] += after * after - total * total
+            sums[2] += after * (count + 1) - total * count
+
+    def clustered_mean(self, measure: int) -> tuple[float | None, float | None, float | None]:
+        """The mean per game of a measure, and its 95% normal interval with
+        the units as observations; None where there are no games, an
+        interval only from two units."""
+        if not self.games:
+            return None, None, None
+        total, squares, products = self.sums[measure]
+        mean = total / self.games
+        if self.units < 2:
+            return mean, None, None
+        spread = max(0.0, squares - 2 * mean * products + mean * mean * self.squares)
+        half = Z95 * math.sqrt(self.units / (self.units - 1) * spread) / self.games
+        return mean, mean - half, mean + half
 
 
 @dataclass
 class LuckTables:
-    """Fed stored games one at a time (any order), gives each bot's luck
-    row per table."""
+    """Fed stored games one at a time (each unit's in the order they were
+    stored), gives each bot's luck row per table. Each unit's running sums
+    are held while its games come in; where ``earlier`` can give a game's
+    earlier games again (a tally gone on from, or a million games), only
+    the latest ``UNITS_KEPT`` are, and a unit not held is summed again from
+    its earlier games, in the same order: the same sums either way."""
 
-    bots: dict[tuple[str, str], _Units] = field(default_factory=dict)
+    bots: dict[tuple[str, str], Moments] = field(default_factory=dict)
+    units: collections.OrderedDict[tuple[Any, ...], list[float]] = field(default_factory=collections.OrderedDict)
 
-    def add(self, game: StoredGame) -> None:
+    def add(self, game: StoredGame, earlier: Callable[[], Iterable[StoredGame]] | None = None) -> None:
+        """Count a game; ``earlier`` gives the games stored before it (any,
+        in the order they were stored), among which those of its unit."""
         if game.players < 2:
             return
         table = table_name(game.game, game.players)
-        unit = (game.game, json.dumps(game.options, sort_keys=True), game.seed, frozenset(game.seats))
-        points = results.points(game.placements)
+        unit = _unit(game)
         for seat, bot_id in enumerate(game.seats):
-            units = self.bots.setdefault((table, bot_id), _Units())
+            moments = self.bots.setdefault((table, bot_id), Moments())
             if game.luck is None:
-                units.unmeasured += 1
+                moments.unmeasured += 1
                 continue
-            sums = units.sums.setdefault(unit, [0.0] * (1 + len(MEASURES)))
-            luck = game.luck[seat]
-            for index, value in enumerate((1.0, points[seat], points[seat] - luck, luck)):
-                sums[index] += value
+            key = (table, bot_id, *unit)
+            if key not in self.units:
+                self.units[key] = _unit_sums(bot_id, unit, earlier() if earlier is not None else ())
+            before = self.units[key]
+            values = _values(game, seat)
+            moments.add(before, values)
+            self.units[key] = [before[0] + 1.0, *(total + value for total, value in zip(before[1:], values))]
+            if earlier is not None and len(self.units) > UNITS_KEPT:
+                self.units.popitem(last=False)
 
     def rows(self) -> dict[tuple[str, str], LuckRow]:
         """Each bot's luck row per table, keyed by (table name, bot id)."""
-        return {key: _row(key, units) for key, units in sorted(self.bots.items())}
+        return {key: _row(key, moments) for key, moments in sorted(self.bots.items())}
+
+    def to_json(self) -> list[Any]:
+        """The sums exactly (floats as they are), to go on from."""
+        return [[table, bot_id, dataclasses.asdict(moments)] for (table, bot_id), moments in self.bots.items()]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> LuckTables:
+        return cls({(table, bot_id): Moments(**moments) for table, bot_id, moments in data})
+
+
+def _unit(game: StoredGame) -> tuple[Any, ...]:
+    """A game's unit: its game and options on its seed between the same bots."""
+    return game.game, json.dumps(game.options, sort_keys=True), game.seed, frozenset(game.seats)
+
+
+def _values(game: StoredGame, seat: int) -> tuple[float, ...]:
+    """What a seat adds up per measure: points, points less luck, luck."""
+    assert game.luck is not None
+    points, luck = results.points(game.placements)[seat], game.luck[seat]
+    return points, points - luck, luck
+
+
+def _unit_sums(bot_id: str, unit: tuple[Any, ...], earlier: Iterable[StoredGame]) -> list[float]:
+    """A unit's running sums for one bot ([games, one total per measure]),
+    from its earlier games, as :meth:`LuckTables.add` made them."""
+    sums = [0.0] * (1 + len(MEASURES))
+    for game in earlier:
+        if game.players < 2 or game.luck is None or _unit(game) != unit:
+            continue
+        for seat, seated in enumerate(game.seats):
+            if seated == bot_id:
+                sums = [sums[0] + 1.0, *(total + value for total, value in zip(sums[1:], _values(game, seat)))]
+    return sums
 
 
 def luck_rows(games: Iterable[StoredGame]) -> dict[tuple[str, str], LuckRow]:
@@ -107,28 +190,12 @@ def luck_rows(games: Iterable[StoredGame]) -> dict[tuple[str, str], LuckRow]:
     return tables.rows()
 
 
-def _row(key: tuple[str, str], units: _Units) -> LuckRow:
+def _row(key: tuple[str, str], moments: Moments) -> LuckRow:
     figures: dict[str, float | None] = {}
-    for index, name in enumerate(MEASURES, start=1):
-        mean, low, high = clustered_mean([(sums[0], sums[index]) for sums in units.sums.values()])
+    for index, name in enumerate(MEASURES):
+        mean, low, high = moments.clustered_mean(index)
         figures |= {name: _round(mean), f"{name}_low": _round(low), f"{name}_high": _round(high)}
-    games = int(sum(sums[0] for sums in units.sums.values()))
-    return LuckRow(key[0], key[1], games, units.unmeasured, len(units.sums), **figures)
-
-
-def clustered_mean(units: list[tuple[float, float]]) -> tuple[float | None, float | None, float | None]:
-    """The mean per game over units of (games, total), and its 95% normal
-    interval with the units as observations (module docstring); None where
-    there are no games, an interval only from two units."""
-    games = sum(count for count, _ in units)
-    if not games:
-        return None, None, None
-    mean = sum(total for _, total in units) / games
-    if len(units) < 2:
-        return mean, None, None
-    spread = sum((total - mean * count) ** 2 for count, total in units)
-    half = Z95 * math.sqrt(len(units) / (len(units) - 1) * spread) / games
-    return mean, mean - half, mean + half
+    return LuckRow(key[0], key[1], moments.games, moments.unmeasured, moments.units, **figures)
 
 
 def _round(value: float | None) -> float | None:

@@ -138,8 +138,10 @@ class Tally:
     seats: dict[str, SeatShares]
 
     @classmethod
-    def empty(cls, names: dict[str, str]) -> Tally:
-        return cls(Ladder(names), JointTables(), SeatSwappedPairs(), {})
+    def empty(cls, names: dict[str, str], record_history: bool = True) -> Tally:
+        """No game counted; ``record_history`` False keeps the ladder's
+        history samples only (:class:`Ladder`)."""
+        return cls(Ladder(names, record_history=record_history), JointTables(), SeatSwappedPairs(), {})
 
     def add(self, game: StoredGame) -> None:
         self.ladder.add(game)
@@ -153,11 +155,11 @@ class Tally:
 
     @classmethod
     def from_json(cls, data: dict[str, Any], names: dict[str, str],
-                  earlier_pairs: Callable[[StoredGame], Iterable[StoredGame]]) -> Tally:
+                  earlier_pairs: Callable[[StoredGame], Iterable[StoredGame]], record_history: bool = True) -> Tally:
         """A saved tally; ``earlier_pairs`` gives the games counted before
         that may be a new game's seat-swapped partner
         (:class:`arena.stats.pentanomial.SeatSwappedPairs`)."""
-        return cls(Ladder.from_json(data["ladder"], names), JointTables.from_json(data["joint"]),
+        return cls(Ladder.from_json(data["ladder"], names, record_history), JointTables.from_json(data["joint"]),
                    SeatSwappedPairs.from_json(data["pairs"], earlier_pairs),
                    {table: SeatShares(games, first) for table, (games, first) in data["seats"].items()})
 
