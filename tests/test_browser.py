@@ -483,6 +483,44 @@ def test_the_games_list_pages_and_filters(site, watched):
     watched.assert_clean()
 
 
+LOADED_CHUNKS = """() => Array.from(document.querySelectorAll('script[src^="data/list/"]'))
+    .map(script => Number(script.getAttribute('src').match(/(\\d+)\\.js$/)[1])).sort((a, b) => a - b)"""
+SHOWN_NUMBERS = """() => Array.from(document.querySelectorAll('#games tbody tr a.game-link'))
+    .map(a => Number(a.textContent.slice(1)))"""
+
+
+def test_the_games_list_reads_only_the_chunks_its_page_needs(site, watched, tmp_path, monkeypatch):
+    """Built with lists of 5 games to a chunk: each page of the unfiltered
+    list, opened at its address, loads only the chunks holding its rows; a
+    filtered list reads the chunks it needs to fill its page, then the rest
+    to count, and shows the games the whole list filtered in Python shows."""
+    monkeypatch.setattr(paths, "ROWS_PER_CHUNK", 5)
+    with Store(site.db) as store:
+        builder.build(store, tmp_path / "site")
+        games = {g.key: g for g in store.games()}
+    total = len(games)
+    chunks = -(-total // 5)
+    assert total > 50  # two pages, the second in chunks the first does not load
+    page = watched.page
+    for number, address in ((1, ""), (2, "#page=2")):
+        page.goto("about:blank")  # a fresh document each time
+        page.goto(url(tmp_path / "site" / "games.html") + address)
+        page.wait_for_function(f"document.body.dataset.gamesShown === '{total}'")
+        shown = list(range(total - 50 * (number - 1), max(0, total - 50 * number), -1))
+        assert page.evaluate(SHOWN_NUMBERS) == shown
+        assert page.evaluate(LOADED_CHUNKS) == sorted({(n - 1) // 5 for n in shown})
+        assert page.inner_text("#p-label") == f"page {number} of {-(-total // 50)}"
+    by_number = {n: games[key] for key, n in numbers(site.db).items()}
+    wins = [n for n in range(total, 0, -1) if by_number[n].players > 1 and len(by_number[n].winners) == 1]
+    page.goto("about:blank")
+    page.goto(url(tmp_path / "site" / "games.html") + "#result=win")
+    page.wait_for_function(f"document.body.dataset.gamesShown === '{len(wins)}'")
+    assert page.evaluate(SHOWN_NUMBERS) == wins[:50]
+    assert page.evaluate(LOADED_CHUNKS) == list(range(chunks))
+    assert page.inner_text("#p-label") == f"page 1 of {-(-len(wins) // 50)}"
+    watched.assert_clean()
+
+
 def test_the_games_list_reads_its_fields_by_the_schemas_names(site, watched, tmp_path):
     """The same games with the fields of every row and bot in another order
     (and their names in that order, as arena/site/schema.json names them):
