@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from support import RANDOM_BOT, arena, python_bot, random_bots
-from test_leaderboard import XSS_NAME, games_data, numbers, tournament_site
+from test_leaderboard import XSS_NAME, games_data, numbers, old_game_page, tournament_site
 
 from arena.bots.discovery import discover
 from arena.games import GAMES
@@ -421,6 +421,32 @@ def test_replays_are_found_in_their_chunks_and_a_missing_game_is_said(site, watc
     page.goto(url(tmp_path / "site" / "replay.html") + f"#game={len(numbered) + 7}")
     page.wait_for_selector("#replay[data-ready='error']")
     assert f"There is no game {len(numbered) + 7} on this site." in page.inner_text("#replay")
+
+
+def test_an_old_game_page_address_opens_the_game_at_its_step(site, watched, tmp_path):
+    """A site built by an arena that wrote a page per game: the old address
+    of a game's page, with its #step=K, opens that game's replay at step K."""
+    out = tmp_path / "site"
+    shutil.copytree(site.out, out)
+    (out / "manifest.json").unlink()
+    keys = list(numbers(site.db))
+    for key in keys:
+        page = old_game_page(out, key)
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text("<!doctype html><title>an old game page</title>")
+    with Store(site.db) as store:
+        builder.build(store, out)
+    page = watched.page
+    for key, step in ((keys[0], 3), (keys[-1], None)):
+        page.goto("about:blank")
+        page.goto(url(old_game_page(out, key)) + (f"#step={step}" if step else ""))
+        page.wait_for_selector("#replay[data-ready='1']")
+        assert page.locator("#game-head dd code").first.text_content() == key
+        assert page.evaluate("location.pathname").endswith("/replay.html")
+        assert page.get_attribute("#replay", "data-number") == str(numbers(site.db)[key])
+        if step:
+            assert page.get_attribute("#replay", "data-step") == str(step)
+    watched.assert_clean()
 
 
 def test_a_hostile_name_and_stderr_stay_text(site, watched):

@@ -11,7 +11,9 @@ and log page was made from, so pages of games and logs no longer stored are
 removed too, and what the whole site was made from, so a build that finds
 nothing new writes nothing. Every write is atomic: a reader sees the old
 page or the new one, never half. A site of an older arena, a page per game
-(games/<xx>/<id>.html), loses those pages at its first build.
+(games/<xx>/<id>.html), keeps those addresses working: at its first build
+each page of a game still stored becomes a redirect to its replay (a few
+hundred bytes; new games get none), and pages of games no longer stored go.
 
 A chunk holds the replay stored with each game (made by the worker that
 played it); for games stored without one the chunk's writer makes it from
@@ -129,7 +131,6 @@ class Site:
                 and all((self.out / page).is_file() for page in old_pages if page.startswith("data/replays/"))):
             return self.out / "index.html"  # nothing stored, no log and no code changed, no chunk gone
         public_folder(self.out)
-        _remove_game_pages(self.out)
         digests: dict[str, int] = {}
 
         def visit(game: StoredGame, logs: list[dict[str, Any] | None]) -> None:
@@ -152,6 +153,7 @@ class Site:
             self.write(relative, text)
         done: dict[str, Any] = {}
         self.write_logs(model, old_pages, done)
+        self.redirect_game_pages(model.keys, old_pages, done)
         todo: list[tuple[int, list[str]]] = []
         size = paths.REPLAYS_PER_CHUNK
         for start in range(0, len(model.keys), size):
@@ -194,6 +196,27 @@ class Site:
                 text = f"[arena: the log could not be read: {exc}]"
             self.write(page, pages.log_page(model.logs.uses.get(log_id, []), model.infos, text))
 
+    def redirect_game_pages(self, keys: list[str], old: dict[str, Any], done: dict[str, Any]) -> None:
+        """Each page an older arena wrote per game (games/<xx>/<id>.html)
+        becomes, while its game is stored, a redirect to the game's replay
+        (its number is where it is in ``keys``): links to it keep working.
+        Pages of games no longer stored go, and their folders once empty."""
+        found = _old_game_pages(self.out)
+        if not found:
+            return
+        numbers = {paths.old_game_id(key): number for number, key in enumerate(keys, 1)}
+        for page in found:
+            number = numbers.get(Path(page).stem)
+            if number is None:
+                (self.out / page).unlink()
+                continue
+            stamp = done[page] = f"redirect-{number}"
+            if old.get(page) != stamp:
+                write_atomically(self.out / page, pages.redirect_page(number))
+        for folder in {self.out / Path(page).parent for page in found}:
+            with contextlib.suppress(OSError):  # not empty: not only arena's
+                folder.rmdir()
+
     def _load_manifest(self) -> dict[str, Any]:
         """What the pages on disk were made from: the game and log pages
         (``pages``) and the whole site (``inputs``)."""
@@ -233,21 +256,17 @@ def _digest(game: StoredGame, logs: list[dict[str, Any] | None]) -> int:
     return int.from_bytes(hashlib.sha1(repr(identity).encode()).digest()[:8], "big")
 
 
-def _remove_game_pages(out: Path) -> None:
-    """Remove the page per game an older arena wrote (games/<xx>/<id>.html),
-    and their folders once empty; anything else there is left alone."""
+def _old_game_pages(out: Path) -> list[str]:
+    """The pages an older arena wrote per game (games/<xx>/<id>.html), or
+    redirects made of them, relative to the site; anything else there is
+    not arena's and is left alone."""
     games = out / "games"
     if not games.is_dir():
-        return
-    for folder in os.scandir(games):
-        if folder.is_dir() and len(folder.name) == 2:
-            for entry in os.scandir(folder.path):
-                if OLD_GAME_PAGE.fullmatch(entry.name) and entry.name.startswith(folder.name):
-                    os.unlink(entry.path)
-            with contextlib.suppress(OSError):  # not empty: not only arena's
-                os.rmdir(folder.path)
-    with contextlib.suppress(OSError):
-        games.rmdir()
+        return []
+    return [f"games/{folder.name}/{entry.name}" for folder in os.scandir(games)
+            if folder.is_dir() and len(folder.name) == 2
+            for entry in os.scandir(folder.path)
+            if OLD_GAME_PAGE.fullmatch(entry.name) and entry.name.startswith(folder.name)]
 
 
 def _remove_others(folder: Path, kept: set[str]) -> None:
