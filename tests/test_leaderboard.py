@@ -30,10 +30,11 @@ from support import RANDOM_BOT, arena, folder_bot, python_bot, random_bots, refe
 
 from arena import results
 from arena.bots.discovery import discover
-from arena.games import GAMES, replays
+from arena.games import GAMES, get_spec, replays
 from arena.games.events import replay
 from arena.games.playout import random_playout
-from arena.model import BotSpec, DiceKey, Forfeit, GameRecord, Job, Limits, Termination
+from arena.games.text_view import effects_line
+from arena.model import BotSpec, DecisionTimes, DiceKey, Forfeit, GameRecord, Job, Limits, Termination
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
 from arena.site import builder, charts, data, pages, paths, schema
@@ -787,6 +788,24 @@ def test_a_failed_write_leaves_the_old_page_and_no_litter(tmp_path, monkeypatch)
 
 
 # ---------------------------------------------------------------- pieces
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_replay_leaves_out_only_the_lines_its_effects_say(name):
+    """A replay's words keep a step's line only where it is not its effects
+    joined (text_view.effects_line, which the page's stepLine mirrors): the
+    line comes back the same either way, and lines do get left out."""
+    _, events = random_playout(GAMES[name], 2, 11)
+    payload, _, problem = replays.replay_payload(name, ("a@1", "b@1"), {}, events, DecisionTimes())
+    assert problem is None
+    stored_words = json.loads(zlib.decompress(base64.b64decode(payload)))["words"]
+    view = get_spec(name).describer(["a", "b"])
+    states = [state.to_json() for state in replay(GAMES[name], 2, {}, events)]
+    said = [view.step(states[k], event, states[k + 1]) for k, event in enumerate(events)]
+    assert [words.get("line") or effects_line(event, words["effects"], words["forced"])
+            for words, event in zip(stored_words, events)] == [words["line"] for words in said]
+    assert sum("line" not in words for words in stored_words) > len(events) // 2
+    assert [{**words, "line": None} for words in stored_words] == [{**words, "line": None} for words in said]
 
 
 def test_patches_round_trip():
