@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from support import RANDOM_BOT, arena, python_bot, random_bots
-from test_leaderboard import XSS_NAME, games_data, numbers, tournament_site
+from test_leaderboard import XSS_NAME, games_data, numbers, old_game_page, tournament_site
 
 from arena.bots.discovery import discover
 from arena.games import GAMES
@@ -423,6 +423,32 @@ def test_replays_are_found_in_their_chunks_and_a_missing_game_is_said(site, watc
     assert f"There is no game {len(numbered) + 7} on this site." in page.inner_text("#replay")
 
 
+def test_an_old_game_page_address_opens_the_game_at_its_step(site, watched, tmp_path):
+    """A site built by an arena that wrote a page per game: the old address
+    of a game's page, with its #step=K, opens that game's replay at step K."""
+    out = tmp_path / "site"
+    shutil.copytree(site.out, out)
+    (out / "manifest.json").unlink()
+    keys = list(numbers(site.db))
+    for key in keys:
+        page = old_game_page(out, key)
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text("<!doctype html><title>an old game page</title>")
+    with Store(site.db) as store:
+        builder.build(store, out)
+    page = watched.page
+    for key, step in ((keys[0], 3), (keys[-1], None)):
+        page.goto("about:blank")
+        page.goto(url(old_game_page(out, key)) + (f"#step={step}" if step else ""))
+        page.wait_for_selector("#replay[data-ready='1']")
+        assert page.locator("#game-head dd code").first.text_content() == key
+        assert page.evaluate("location.pathname").endswith("/replay.html")
+        assert page.get_attribute("#replay", "data-number") == str(numbers(site.db)[key])
+        if step:
+            assert page.get_attribute("#replay", "data-step") == str(step)
+    watched.assert_clean()
+
+
 def test_a_hostile_name_and_stderr_stay_text(site, watched):
     page = watched.page
     page.goto(url(site.out / "index.html"))
@@ -480,6 +506,44 @@ def test_the_games_list_pages_and_filters(site, watched):
     page.select_option("#f-result", "draw")
     draws = sum(1 for g in games if g.players > 1 and len(g.winners) in (0, g.players))
     page.wait_for_function(f"document.body.dataset.gamesShown === '{draws}'")
+    watched.assert_clean()
+
+
+LOADED_CHUNKS = """() => Array.from(document.querySelectorAll('script[src^="data/list/"]'))
+    .map(script => Number(script.getAttribute('src').match(/(\\d+)\\.js$/)[1])).sort((a, b) => a - b)"""
+SHOWN_NUMBERS = """() => Array.from(document.querySelectorAll('#games tbody tr a.game-link'))
+    .map(a => Number(a.textContent.slice(1)))"""
+
+
+def test_the_games_list_reads_only_the_chunks_its_page_needs(site, watched, tmp_path, monkeypatch):
+    """Built with lists of 5 games to a chunk: each page of the unfiltered
+    list, opened at its address, loads only the chunks holding its rows; a
+    filtered list reads the chunks it needs to fill its page, then the rest
+    to count, and shows the games the whole list filtered in Python shows."""
+    monkeypatch.setattr(paths, "ROWS_PER_CHUNK", 5)
+    with Store(site.db) as store:
+        builder.build(store, tmp_path / "site")
+        games = {g.key: g for g in store.games()}
+    total = len(games)
+    chunks = -(-total // 5)
+    assert total > 50  # two pages, the second in chunks the first does not load
+    page = watched.page
+    for number, address in ((1, ""), (2, "#page=2")):
+        page.goto("about:blank")  # a fresh document each time
+        page.goto(url(tmp_path / "site" / "games.html") + address)
+        page.wait_for_function(f"document.body.dataset.gamesShown === '{total}'")
+        shown = list(range(total - 50 * (number - 1), max(0, total - 50 * number), -1))
+        assert page.evaluate(SHOWN_NUMBERS) == shown
+        assert page.evaluate(LOADED_CHUNKS) == sorted({(n - 1) // 5 for n in shown})
+        assert page.inner_text("#p-label") == f"page {number} of {-(-total // 50)}"
+    by_number = {n: games[key] for key, n in numbers(site.db).items()}
+    wins = [n for n in range(total, 0, -1) if by_number[n].players > 1 and len(by_number[n].winners) == 1]
+    page.goto("about:blank")
+    page.goto(url(tmp_path / "site" / "games.html") + "#result=win")
+    page.wait_for_function(f"document.body.dataset.gamesShown === '{len(wins)}'")
+    assert page.evaluate(SHOWN_NUMBERS) == wins[:50]
+    assert page.evaluate(LOADED_CHUNKS) == list(range(chunks))
+    assert page.inner_text("#p-label") == f"page 1 of {-(-len(wins) // 50)}"
     watched.assert_clean()
 
 

@@ -30,10 +30,11 @@ from support import RANDOM_BOT, arena, folder_bot, python_bot, random_bots, refe
 
 from arena import results
 from arena.bots.discovery import discover
-from arena.games import GAMES, replays
+from arena.games import GAMES, get_spec, replays
 from arena.games.events import replay
 from arena.games.playout import random_playout
-from arena.model import BotSpec, DiceKey, Forfeit, GameRecord, Job, Limits, Termination
+from arena.games.text_view import effects_line
+from arena.model import BotSpec, DecisionTimes, DiceKey, Forfeit, GameRecord, Job, Limits, Termination
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
 from arena.site import builder, charts, data, pages, paths, schema
@@ -753,17 +754,23 @@ def test_pages_of_games_no_longer_stored_are_removed(copy, tmp_path):
     assert "No games yet" in (copy.out / "index.html").read_text()
 
 
-def test_a_site_of_the_page_per_game_layout_is_replaced_cleanly(copy):
+def old_game_page(out: Path, key: str) -> Path:
+    """Where an older arena wrote a game's page (games/<xx>/<id>.html)."""
+    page_id = hashlib.sha1(key.encode()).hexdigest()[:16]
+    return out / "games" / page_id[:2] / f"{page_id}.html"
+
+
+def test_a_site_of_the_page_per_game_layout_keeps_its_addresses(copy):
     """A site an older arena built (a page per game, games/<xx>/<id>.html,
-    and its manifest) loses those pages and their folders at the first
-    build; a file arena did not write there stays."""
+    and its manifest): at the first build each page of a stored game becomes
+    a redirect to its replay, the page of a game no longer stored goes, and a
+    file arena did not write there stays; the next build leaves them be."""
     with Store(copy.db) as store:
         builder.build(store, copy.out)
     games, _ = stored(copy.db)
     old = {}
-    for game in games:
-        page_id = hashlib.sha1(game.key.encode()).hexdigest()[:16]  # as the older arena named its pages
-        page = copy.out / "games" / page_id[:2] / f"{page_id}.html"
+    for key in [game.key for game in games] + ["a game no longer stored"]:
+        page = old_game_page(copy.out, key)
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text("<!doctype html><title>an old game page</title>")
         old[page.relative_to(copy.out).as_posix()] = "0123456789abcdef"
@@ -771,7 +778,20 @@ def test_a_site_of_the_page_per_game_layout_is_replaced_cleanly(copy):
     (copy.out / "manifest.json").write_text(json.dumps({"format": "3-0123456789ab", "inputs": "x", "pages": old}))
     with Store(copy.db) as store:
         builder.build(store, copy.out)
-    assert [p.relative_to(copy.out).as_posix() for p in (copy.out / "games").rglob("*")] == ["games/notes.txt"]
+    assert not old_game_page(copy.out, "a game no longer stored").exists()
+    for key, number in numbers(copy.db).items():
+        text = old_game_page(copy.out, key).read_text()
+        assert f'location.replace("../../replay.html#game={number}"' in text
+        assert f'href="../../replay.html#game={number}"' in text
+    kept = sorted(p.relative_to(copy.out).as_posix() for p in (copy.out / "games").rglob("*") if p.is_file())
+    assert len(kept) == len(games) + 1 and "games/notes.txt" in kept
+    before = {page: (copy.out / page).stat().st_mtime_ns for page in kept}
+    manifest = json.loads((copy.out / "manifest.json").read_text())
+    (copy.out / "manifest.json").write_text(json.dumps({**manifest, "inputs": "x"}))  # a build that is not a no-op
+    with Store(copy.db) as store:
+        builder.build(store, copy.out)
+    assert json.loads((copy.out / "manifest.json").read_text()) == manifest
+    assert {page: (copy.out / page).stat().st_mtime_ns for page in kept} == before
     assert len(entries(copy)) == len(games)
 
 
@@ -790,6 +810,24 @@ def test_a_failed_write_leaves_the_old_page_and_no_litter(tmp_path, monkeypatch)
 
 
 # ---------------------------------------------------------------- pieces
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_replay_leaves_out_only_the_lines_its_effects_say(name):
+    """A replay's words keep a step's line only where it is not its effects
+    joined (text_view.effects_line, which the page's stepLine mirrors): the
+    line comes back the same either way, and lines do get left out."""
+    _, events = random_playout(GAMES[name], 2, 11)
+    payload, _, problem = replays.replay_payload(name, ("a@1", "b@1"), {}, events, DecisionTimes())
+    assert problem is None
+    stored_words = json.loads(zlib.decompress(base64.b64decode(payload)))["words"]
+    view = get_spec(name).describer(["a", "b"])
+    states = [state.to_json() for state in replay(GAMES[name], 2, {}, events)]
+    said = [view.step(states[k], event, states[k + 1]) for k, event in enumerate(events)]
+    assert [words.get("line") or effects_line(event, words["effects"], words["forced"])
+            for words, event in zip(stored_words, events)] == [words["line"] for words in said]
+    assert sum("line" not in words for words in stored_words) > len(events) // 2
+    assert [{**words, "line": None} for words in stored_words] == [{**words, "line": None} for words in said]
 
 
 def test_patches_round_trip():

@@ -21,7 +21,7 @@ from typing import Any
 from arena.games import GAMES, get_spec
 from arena.games.base import IllegalAction, InvalidOptions
 from arena.games.events import replay
-from arena.games.text_view import StepWords
+from arena.games.text_view import StepWords, effects_line
 from arena.model import DecisionTimes, Event, GameRecord, bot_name
 
 # Bump when the replay data change shape (a change of the page's template
@@ -49,7 +49,8 @@ def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any], e
     "answer_ms": [...]}`` (schema.json, ``$defs/replay``). The page rebuilds
     from the state before each decision, its offered actions and
     ``timeout_ms`` the very message the bot received (BotSeat.decide);
-    ``words`` are each step in the game's words (TextView.step), the seats
+    ``words`` are each step in the game's words (TextView.step, the line
+    left out where it is the effects joined: ``stored_words``), the seats
     named by their bots' names (``seats`` are bot ids).
     Returns the payload, the number of steps and why the replay stopped
     early, if it did: a record that no longer replays still gets a page."""
@@ -68,9 +69,9 @@ def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any], e
                 if previous is None:
                     patches.append(current)
                 else:
-                    step = view.step(previous, events[len(words)], current)
+                    event = events[len(words)]
                     patches.append(state_patch(previous, current))
-                    words.append(step)
+                    words.append(stored_words(view.step(previous, event, current), event))
                 previous = current
         except (IllegalAction, InvalidOptions, KeyError, IndexError, TypeError, ValueError) as exc:
             problem = f"the record does not replay on this engine after step {len(patches) - 1}: {exc}"
@@ -81,6 +82,15 @@ def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any], e
             "answer_ms": [round(seconds * 1000, 1) for seconds in times.seconds[:decisions]]}
     raw = json.dumps(data, separators=(",", ":")).encode()
     return base64.b64encode(zlib.compress(raw, 6)).decode("ascii"), len(patches), problem
+
+
+def stored_words(words: StepWords, event: Event) -> StepWords:
+    """A step's words as a replay keeps them: without the line where it is
+    the effects joined (text_view.effects_line), which the page makes again
+    (static/replay.js stepLine): a tenth or more of a replay's bytes."""
+    if words["line"] != effects_line(event, words["effects"], words["forced"]):
+        return words
+    return {key: value for key, value in words.items() if key != "line"}  # type: ignore[return-value]
 
 
 def state_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:

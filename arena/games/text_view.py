@@ -141,17 +141,17 @@ class TextView:
         if event["kind"] == "decision":
             offered = [self.action(action, before) for action in event["offered"]]
             forced = len(offered) == 1
-            chosen = offered[event["chosen"]]
-            line = "; ".join(effects) or f"{self.says(event['seat'], 'chooses')}: {chosen}"
-            return {"line": ("forced (the only move): " if forced else "") + line, "effects": effects,
-                    "offered": offered, "forced": forced}
+            line = effects_line(event, effects, forced) or \
+                effects_line(event, [f"{self.says(event['seat'], 'chooses')}: {offered[event['chosen']]}"], forced)
+            return {"line": line, "effects": effects, "offered": offered, "forced": forced}
         if event["kind"] == "retire":
             line = f"{self.says(event['seat'], 'forfeits')} ({event['reason'].replace('_', ' ')}) " \
                    f"and {'are' if event['seat'] == self.you else 'is'} out of the game"
             return {"line": line, "effects": effects, "forced": False}
         forced = any(effect.get("cause") in self.engine_moves for effect in after.get("last") or [])
-        line = "; ".join(effects) or f"{event['purpose']}: {' '.join(map(str, event['values']))}"
-        return {"line": line + (" (forced: the only move)" if forced else ""), "effects": effects, "forced": forced}
+        line = effects_line(event, effects, forced) or \
+            effects_line(event, [f"{event['purpose']}: {' '.join(map(str, event['values']))}"], forced)
+        return {"line": line, "effects": effects, "forced": forced}
 
     def result(self, placements: list[int], scores: list[float] | None = None) -> list[str]:
         """Who won (or shares first place, or a draw) and every seat's place."""
@@ -160,3 +160,15 @@ class TextView:
         places = ", ".join(f"{ordinal(placements[seat])} {self.seat(seat)}" +
                            (f" ({scores[seat]:g} {self.score_unit})" if scores else "") for seat in order)
         return [f"result: {words}", f"places: {places}"]
+
+
+def effects_line(event: Event, effects: list[str], forced: bool) -> str:
+    """A decision's or chance event's line made of its effects (empty
+    without any), saying where the seat or the engine had no choice; a
+    replay leaves such a line out and static/replay.js (stepLine) makes it
+    again the same way."""
+    if not effects:
+        return ""
+    if event["kind"] == "decision":
+        return ("forced (the only move): " if forced else "") + "; ".join(effects)
+    return "; ".join(effects) + (" (forced: the only move)" if forced else "")

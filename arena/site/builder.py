@@ -15,7 +15,9 @@ and log page was made from, so pages of games and logs no longer stored are
 removed too, and what the whole site was made from, so a build that finds
 nothing new writes nothing. Every write is atomic: a reader sees the old
 page or the new one, never half. A site of an older arena, a page per game
-(games/<xx>/<id>.html), loses those pages at its first build.
+(games/<xx>/<id>.html), keeps those addresses working: at its first build
+each page of a game still stored becomes a redirect to its replay (a few
+hundred bytes; new games get none), and pages of games no longer stored go.
 
 A chunk holds the replay stored with each game (made by the worker that
 played it); for games stored without one the chunk's writer makes it from
@@ -150,14 +152,15 @@ class Site:
             return self.out / "index.html"  # nothing stored, no game changed, no code changed, no chunk gone
         changes = self.store.game_changes()
         public_folder(self.out)
-        _remove_game_pages(self.out)
         infos = data.bot_infos(self.store)
         new: list[tuple[int, StoredGame]] = []
         reason = self.why_not_go_on(saved, late, infos)
         if saved is not None and reason is None:
             new = list(self.store.stored_games(saved.games_rowid))
             reason = self.why_not_go_on_with(saved, new, old_pages)
-        counting = _Counting(self, infos, old_pages, go_on=reason is None)
+        old_game_pages = _old_game_pages(self.out) if reason is not None else []
+        counting = _Counting(self, infos, old_pages, go_on=reason is None,
+                             old_games={Path(page).stem for page in old_game_pages})
         games: Iterable[tuple[int, StoredGame]] = new
         if reason is None:
             assert saved is not None
@@ -187,6 +190,7 @@ class Site:
         for relative, text in pages.bot_pages(model, solo):
             self.write(relative, text)
         self.write_logs(model, old_pages, counting.done)
+        self.redirect_game_pages(old_game_pages, counting.old_game_numbers, old_pages, counting.done)
         _write_replay_chunks(self.store, self.out, counting.todo, counting.bots, self.logs, self.added)
         if reason is not None:  # a full count knows every chunk: others are of games no longer stored
             _remove_others(self.out / "data" / "replays", {Path(page).name for page in counting.done
@@ -254,6 +258,25 @@ class Site:
             if source.is_file() and not source.name.startswith("."):
                 self.write(f"static/{source.relative_to(STATIC).as_posix()}", source.read_text(encoding="utf-8"))
 
+    def redirect_game_pages(self, found: list[str], numbers: dict[str, int], old: dict[str, Any],
+                            done: dict[str, Any]) -> None:
+        """Each page an older arena wrote per game (``found``:
+        games/<xx>/<id>.html) becomes, while its game is stored, a redirect
+        to the game's replay (``numbers``: by page id, the game's number):
+        links to it keep working. Pages of games no longer stored go, and
+        their folders once empty."""
+        for page in found:
+            number = numbers.get(Path(page).stem)
+            if number is None:
+                (self.out / page).unlink()
+                continue
+            stamp = done[page] = f"redirect-{number}"
+            if old.get(page) != stamp:
+                write_atomically(self.out / page, pages.redirect_page(number))
+        for folder in {self.out / Path(page).parent for page in found}:
+            with contextlib.suppress(OSError):  # not empty: not only arena's
+                folder.rmdir()
+
     def _load_manifest(self) -> dict[str, Any]:
         """What the pages on disk were made from: the game and log pages
         (``pages``), the whole site (``inputs``) and the site's tally."""
@@ -282,7 +305,8 @@ class _Counting:
     digests changed); ``done`` is the manifest's pages (gone on from the
     old ones where the tally is), ``lists`` the games-list chunks of the site."""
 
-    def __init__(self, site: Site, infos: dict[str, BotInfo], old: dict[str, Any], go_on: bool) -> None:
+    def __init__(self, site: Site, infos: dict[str, BotInfo], old: dict[str, Any], go_on: bool,
+                 old_games: set[str]) -> None:
         self.site = site
         self.infos = infos
         self.bots = _page_bots(infos)
@@ -290,6 +314,8 @@ class _Counting:
         self.done: dict[str, Any] = dict(old) if go_on else {}
         self.todo: list[tuple[int, list[str]]] = []
         self.lists: set[str] = set()
+        self.old_games = old_games  # the ids of an older arena's game pages on the site
+        self.old_game_numbers: dict[str, int] = {}  # of those whose game is stored: id -> the game's number
 
     def add(self, tally: data.SiteTally, rowid: int, game: StoredGame) -> None:
         logs = self.site.logs.seat_logs(game)
@@ -299,6 +325,8 @@ class _Counting:
         for seat, log in enumerate(logs):
             if log is not None:
                 self.site.logs.add_use(log["id"], game, seat, number)
+        if self.old_games and (page := paths.old_game_id(game.key)) in self.old_games:
+            self.old_game_numbers[page] = number
         if len(tally.open_rows) == paths.ROWS_PER_CHUNK:
             self.write_list(tally, number)
         if len(tally.open_keys) == paths.REPLAYS_PER_CHUNK:
@@ -344,21 +372,17 @@ def _digest(game: StoredGame, logs: list[dict[str, Any] | None], bots: dict[str,
     return int.from_bytes(hashlib.sha1(repr(identity).encode()).digest()[:8], "big")
 
 
-def _remove_game_pages(out: Path) -> None:
-    """Remove the page per game an older arena wrote (games/<xx>/<id>.html),
-    and their folders once empty; anything else there is left alone."""
+def _old_game_pages(out: Path) -> list[str]:
+    """The pages an older arena wrote per game (games/<xx>/<id>.html), or
+    redirects made of them, relative to the site; anything else there is
+    not arena's and is left alone."""
     games = out / "games"
     if not games.is_dir():
-        return
-    for folder in os.scandir(games):
-        if folder.is_dir() and len(folder.name) == 2:
-            for entry in os.scandir(folder.path):
-                if OLD_GAME_PAGE.fullmatch(entry.name) and entry.name.startswith(folder.name):
-                    os.unlink(entry.path)
-            with contextlib.suppress(OSError):  # not empty: not only arena's
-                os.rmdir(folder.path)
-    with contextlib.suppress(OSError):
-        games.rmdir()
+        return []
+    return [f"games/{folder.name}/{entry.name}" for folder in os.scandir(games)
+            if folder.is_dir() and len(folder.name) == 2
+            for entry in os.scandir(folder.path)
+            if OLD_GAME_PAGE.fullmatch(entry.name) and entry.name.startswith(folder.name)]
 
 
 def _remove_unwritten(out: Path, folders: tuple[str, ...], written: set[str]) -> None:

@@ -348,6 +348,13 @@ def replay_chunk(chunk: int, games: dict[int, dict[str, Any]]) -> str:
     return f"ArenaReplays.add({chunk}, {text});\n"  # a file of its own: '<' needs no escape outside HTML
 
 
+def redirect_page(number: int) -> str:
+    """What a game's page of an older arena (games/<xx>/<id>.html) becomes:
+    a redirect to the game's replay, the step its address asked for
+    (#step=K) carried over."""
+    return render("redirect.html", "../../", number=number, address=replay_address(number))
+
+
 def log_page(uses: list[dict[str, Any]], infos: dict[str, BotInfo], text: str) -> str:
     """A stderr log, saying whose it is: which bot, in which seat of which
     game (several games for a log kept per match by an older arena)."""

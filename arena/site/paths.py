@@ -25,6 +25,12 @@ def replay_address(number: int) -> str:
     return f"replay.html#game={number}"
 
 
+def old_game_id(key: str) -> str:
+    """The name an older arena gave a game's page (games/<xx>/<id>.html):
+    its links are redirected to the game's replay."""
+    return hashlib.sha1(key.encode()).hexdigest()[:16]
+
+
 def replay_chunk(number: int) -> int:
     """The replay chunk holding game ``number`` (from 1): games 1 to 1000
     are chunk 0, so new games land in the last chunk or a new one."""

@@ -1,16 +1,21 @@
 /* The games list: every stored game, newest first, filtered by game, bot
    and result and shown a page at a time. data/games.js says what the
-   chunks of rows share (the bots, the games); the rows come in chunks,
-   data/list/<chunk>.js, loaded here by <script> (the site works from
-   file://). The filters and the page live in the address
-   (#game=...&bot=...&result=...&page=...) so a filtered list can be linked
-   to. Names are inserted as text, never HTML. */
+   chunks of rows share (the bots, the games, how many there are); the rows
+   come in chunks, data/list/<chunk>.js, loaded here by <script> (the site
+   works from file://) only when a page needs them: the unfiltered list
+   loads the one or two chunks its page is in, a filtered one reads chunks
+   newest first until its page is full, shows it, and reads on in the
+   background to count the rest. The filters and the page live in the
+   address (#game=...&bot=...&result=...&page=...) so a filtered list can be
+   linked to. Names are inserted as text, never HTML. */
 (function () {
   "use strict";
   const data = window.ARENA_GAMES;
-  const chunks = [];
+  const chunks = [];  // chunk number -> its rows, once loaded
+  const loading = [];  // chunk number -> the promise of its rows
   window.ArenaGamesList = {add: function (chunk, rows) { chunks[chunk] = rows; }};
   const PAGE_SIZE = 50;
+  const lastChunk = Math.ceil(data.total / data.chunkSize) - 1;
   const $ = function (id) { return document.getElementById(id); };
   const gameSelect = $("f-game"), botSelect = $("f-bot"), resultSelect = $("f-result");
   const body = document.querySelector("#games tbody");
@@ -131,22 +136,122 @@
     return a;
   }
 
+  function loadChunk(chunk) {
+    if (!loading[chunk]) {
+      loading[chunk] = new Promise(function (resolve, reject) {
+        const script = document.createElement("script");
+        script.src = "data/list/" + chunk + ".js";
+        script.onload = function () {
+          if (chunks[chunk]) resolve(chunks[chunk]);
+          else reject(new Error(script.src + " holds no rows"));
+        };
+        script.onerror = function () { reject(new Error("could not load " + script.src)); };
+        document.head.appendChild(script);
+      });
+    }
+    return loading[chunk];
+  }
+
+  // Where the games matching the filters are (their indexes, newest first),
+  // as far as the chunks read so far say: a scan goes on, chunk by chunk
+  // from the newest, while anyone waits for more; "done" once all are read.
+  let scan = null;
+
+  function scanFor(game, bot, result) {
+    const filters = JSON.stringify([game, bot, result]);
+    if (scan && scan.filters === filters) return scan;
+    const gameIndex = game ? data.games.indexOf(game) : -1;
+    const bots = botMatcher();
+    scan = {filters: filters, found: [], next: lastChunk, done: lastChunk < 0,
+            accepts: function (row) { return matches(row, gameIndex, bots, result); }};
+    return scan;
+  }
+
+  function readOn(current) {
+    const chunk = current.next;
+    return loadChunk(chunk).then(function (rows) {
+      if (current.next !== chunk) return;  // another caller read it meanwhile
+      for (let i = rows.length - 1; i >= 0; i--) {
+        if (current.accepts(rows[i])) current.found.push(chunk * data.chunkSize + i);
+      }
+      current.next = chunk - 1;
+      current.done = current.next < 0;
+    });
+  }
+
+  function readUntil(current, wanted) {
+    if (current.done || current.found.length >= wanted) return Promise.resolve();
+    return readOn(current).then(function () { return readUntil(current, wanted); });
+  }
+
+  function rowAt(index) { return chunks[Math.floor(index / data.chunkSize)][index % data.chunkSize]; }
+
+  let drawn = 0;  // renders asked for: a render that was overtaken draws nothing
+
   function render() {
     readHash();
-    const game = gameSelect.value ? data.games.indexOf(gameSelect.value) : -1;
-    const bots = botMatcher();
-    const result = resultSelect.value;
-    const found = [];
-    for (let i = data.rows.length - 1; i >= 0; i--) {
-      if (matches(data.rows[i], game, bots, result)) found.push(i);
+    const mine = ++drawn;
+    const filtered = gameSelect.value || botSelect.value || resultSelect.value;
+    let shown;
+    if (!filtered) {
+      page = Math.min(page, Math.max(1, Math.ceil(data.total / PAGE_SIZE)));
+      const indexes = [];
+      for (let i = data.total - 1 - (page - 1) * PAGE_SIZE; i >= 0 && indexes.length < PAGE_SIZE; i--) indexes.push(i);
+      const needed = Array.from(new Set(indexes.map(function (i) { return Math.floor(i / data.chunkSize); })));
+      shown = Promise.all(needed.map(loadChunk)).then(function () {
+        return {indexes: indexes, count: data.total, done: true};
+      });
+    } else {
+      const current = scanFor(gameSelect.value, botSelect.value, resultSelect.value);
+      shown = readUntil(current, page * PAGE_SIZE).then(function () {
+        const pages = Math.max(1, Math.ceil(current.found.length / PAGE_SIZE));
+        if (current.done && page > pages) page = pages;
+        return {indexes: current.found.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
+                count: current.found.length, done: current.done, scan: current};
+      });
     }
-    const pages = Math.max(1, Math.ceil(found.length / PAGE_SIZE));
-    page = Math.min(page, pages);
-    $("count").textContent = found.length + " of " + data.rows.length + " games";
+    shown.then(function (view) {
+      if (mine !== drawn) return;
+      draw(view);
+      if (!view.done) countOn(view.scan, mine);
+    }, failed);
+  }
+
+  // Read the rest of a filtered list's chunks, one at a time, saying how
+  // many games are found so far, then draw the pager with the full count.
+  function countOn(current, mine) {
+    if (mine !== drawn || current !== scan) return;
+    if (current.done) { pager(current.found.length, true); return; }
+    readOn(current).then(function () {
+      if (mine !== drawn || current !== scan) return;
+      pager(current.found.length, current.done);
+      setTimeout(function () { countOn(current, mine); }, 0);
+    }, failed);
+  }
+
+  function failed(error) { $("count").textContent = "The games list could not be loaded: " + error.message; }
+
+  function pager(count, done) {
+    const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
+    $("count").textContent = done ? count + " of " + data.total + " games"
+      : count + " of " + data.total + " games so far (reading on)";
+    $("p-label").textContent = "page " + page + " of " + pages + (done ? "" : "+");
+    $("p-first").disabled = $("p-prev").disabled = page <= 1;
+    $("p-next").disabled = done && page >= pages;
+    $("p-last").disabled = !done || page >= pages;
+    $("p-first").onclick = function () { page = 1; writeHash(); };
+    $("p-prev").onclick = function () { page -= 1; writeHash(); };
+    $("p-next").onclick = function () { page += 1; writeHash(); };
+    $("p-last").onclick = function () { page = pages; writeHash(); };
+    if (done) document.body.setAttribute("data-games-shown", count);
+    else document.body.removeAttribute("data-games-shown");
+  }
+
+  function draw(view) {
     body.textContent = "";
     const fragment = document.createDocumentFragment();
-    for (const index of found.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE)) {
-      const row = data.rows[index];
+    for (const index of view.indexes) {
+      const row = rowAt(index);
       const tr = document.createElement("tr");
       const seatBots = row[R.seats];
       const href = "replay.html#game=" + (index + 1);
@@ -196,33 +301,12 @@
       fragment.appendChild(tr);
     }
     body.appendChild(fragment);
-    $("p-label").textContent = "page " + page + " of " + pages;
-    $("p-first").disabled = $("p-prev").disabled = page <= 1;
-    $("p-last").disabled = $("p-next").disabled = page >= pages;
-    $("p-first").onclick = function () { page = 1; writeHash(); };
-    $("p-prev").onclick = function () { page -= 1; writeHash(); };
-    $("p-next").onclick = function () { page += 1; writeHash(); };
-    $("p-last").onclick = function () { page = pages; writeHash(); };
-    document.body.setAttribute("data-games-shown", found.length);
+    pager(view.count, view.done);
   }
 
   [gameSelect, botSelect, resultSelect].forEach(function (select) {
     select.addEventListener("change", function () { page = 1; writeHash(); });
   });
-  function loadChunk(chunk) {
-    return new Promise(function (resolve, reject) {
-      const script = document.createElement("script");
-      script.src = "data/list/" + chunk + ".js";
-      script.onload = resolve;
-      script.onerror = function () { reject(new Error("could not load " + script.src)); };
-      document.head.appendChild(script);
-    });
-  }
-
-  const count = Math.ceil(data.total / data.chunkSize);
-  Promise.all(Array.from({length: count}, function (_, chunk) { return loadChunk(chunk); })).then(function () {
-    data.rows = [].concat.apply([], chunks);
-    window.addEventListener("hashchange", render);
-    render();
-  }, function (error) { $("count").textContent = "The games list could not be loaded: " + error.message; });
+  window.addEventListener("hashchange", render);
+  render();
 })();

@@ -179,7 +179,7 @@
         for (const value of event.values) dice.appendChild(dieFace(value, pips ? 6 : 0));
         panel.appendChild(dice);
       } else if (event.kind === "retire") {
-        heading.textContent = "Step " + step + ": " + words[step - 1].line;
+        heading.textContent = "Step " + step + ": " + stepLine(step - 1);
       } else {
         heading.textContent = "Step " + step + ": " + seatLabel(event.seat) + " decides";
         const list = document.createElement("ol");
@@ -335,13 +335,23 @@
     });
   }
 
+  // A step's line, which a replay leaves out where it is the step's
+  // effects joined (arena/games/text_view.py effects_line says how).
+  function stepLine(index) {
+    const said = words[index];
+    if (said.line !== undefined) return said.line;
+    const joined = said.effects.join("; ");
+    if (events[index].kind === "decision") return (said.forced ? "forced (the only move): " : "") + joined;
+    return joined + (said.forced ? " (forced: the only move)" : "");
+  }
+
   function fillEventList() {
     const list = $("r-events");
     const fragment = document.createDocumentFragment();
     events.forEach(function (event, index) {
       const li = document.createElement("li");
       li.className = event.kind + (words[index].forced ? " forced" : "");
-      li.textContent = words[index].line;
+      li.textContent = stepLine(index);
       li.title = "go to step " + (index + 1);
       fragment.appendChild(li);
     });
