@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -85,6 +86,8 @@ def _fail_cleanly(command: Callable[P, R]) -> Callable[P, R]:
             sys.exit(130)
         except (ArenaError, InvalidOptions) as exc:
             raise click.ClickException(str(exc)) from None
+        except sqlite3.DatabaseError as exc:  # a damaged page of a file too large to check whole at open (store)
+            raise click.ClickException(f"the results database could not be read: {exc}") from None
         finally:
             signal.signal(signal.SIGTERM, previous)
     return wrapper

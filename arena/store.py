@@ -1,8 +1,9 @@
 """The results database: one SQLite file, written by one process.
 
 The file is checked before anything writes to it: a file that is not SQLite,
-is corrupt, or was made by another program or a newer arena is refused with a
-one-line error and left untouched. The schema is built by numbered
+is corrupt (read whole up to WHOLE_CHECK_UP_TO), or was made by another
+program or a newer arena is refused with a one-line error and left
+untouched. The schema is built by numbered
 migrations. Each finished game is one transaction, so a kill at any moment
 leaves every game either wholly stored or not at all. A writer holds an
 exclusive lock file beside the database, so a second tournament on the same
@@ -383,6 +384,13 @@ def register_functions(conn: sqlite3.Connection) -> None:
     conn.create_function("arena_events", 2, arena_events, deterministic=True)
 
 
+# SQLite's quick_check reads the whole file (about a second a gigabyte):
+# files up to this size get it at every open. In a larger one, SQLite finds
+# a file cut short as it opens it (its header counts the pages) and a
+# damaged page when it reads it: a one-line error then (arena.cli).
+WHOLE_CHECK_UP_TO = 256 * 2**20
+
+
 def check_database(path: Path) -> None:
     """Refuse a file arena must not write to, without modifying it."""
     if not path.exists() or path.stat().st_size == 0:
@@ -396,7 +404,7 @@ def check_database(path: Path) -> None:
     try:
         conn = sqlite3.connect(f"file:{urllib.parse.quote(str(path))}?mode=ro{immutable}", uri=True)
         try:
-            if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            if path.stat().st_size <= WHOLE_CHECK_UP_TO and conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise StoreError(f"{str(path)!r} is corrupt (SQLite integrity check failed)")
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if not tables:

@@ -24,8 +24,11 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from support import ARENA, arena, arena_environment, random_bots
 
+from arena import store
+from arena.cli import main
 from arena.store import SCHEMA_VERSION, register_functions
 
 # Whole tournaments in real processes: the slow set (-m "not slow" leaves it out).
@@ -326,3 +329,36 @@ def test_a_database_with_an_older_schema_is_refused_by_readers_and_left_as_it_wa
     assert reading.returncode == 1
     assert reading.stderr.strip() == "Error: 'arena.db' has an older schema: run a tournament to upgrade it"
     assert db.read_bytes() == before
+
+
+def _games_page_overwritten(db: Path) -> None:
+    """A page of the games table's rows overwritten, which reading every
+    game meets."""
+    with closing(sqlite3.connect(db)) as conn:
+        page = conn.execute("SELECT max(pageno) FROM dbstat WHERE name = 'games' AND pagetype = 'leaf'").fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    data = bytearray(db.read_bytes())
+    data[(page - 1) * size: page * size] = b"\xa5" * size
+    db.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("damage, message", [
+    (_games_page_overwritten, "Error: the results database could not be read: "),
+    (_truncated, "Error: 'arena.db' cannot be read as a database: "),  # SQLite refuses it as it opens it
+], ids=["page-overwritten", "truncated"])
+def test_a_database_too_large_to_check_whole_is_refused_where_damaged(damage, message, zoo_game, tmp_path,
+                                                                       monkeypatch):
+    """Above store.WHOLE_CHECK_UP_TO a file is not read whole at every open:
+    one cut short is refused as SQLite opens it, the file left as it was, and a
+    damaged page is refused when it is read (here: a site built from every
+    game, after the ratings are written), in one line."""
+    db = _real_database(tmp_path, zoo_game)
+    damage(db)
+    before = db.read_bytes()
+    monkeypatch.setattr(store, "WHOLE_CHECK_UP_TO", 0)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["leaderboard", "--out", str(tmp_path / "fresh")])
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.output
+    assert damage is _games_page_overwritten or db.read_bytes() == before
