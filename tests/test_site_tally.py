@@ -285,11 +285,24 @@ def test_a_build_with_no_new_game_but_a_new_bot_counts_nothing_again(copy, tmp_p
 def test_luck_units_summed_again_from_the_store_give_the_same_site(copy, tmp_path, monkeypatch):
     """A build holds the running sums of only so many units of luck (a
     million games' would not fit); a unit no longer held is summed again
-    from its earlier games, in the order they were stored: the same sums."""
+    from its earlier games, in the order they were stored: the same sums;
+    a unit never let go is new, and nothing is looked for."""
+    looked_for = []
+    games_of_seed = Store.games_of_seed
+
+    def spied(store, *args):
+        looked_for.append(args)
+        return games_of_seed(store, *args)
+
+    monkeypatch.setattr(Store, "games_of_seed", spied)
+    with Store(copy.db) as store:
+        builder.build(store, tmp_path / "every unit held")
+    assert looked_for == []  # a unit never let go has no earlier games to look for
     monkeypatch.setattr(luck, "UNITS_KEPT", 1)
     with Store(copy.db) as store:
         builder.build(store, tmp_path / "few units")
-    assert files(tmp_path / "few units") == files(copy.out)
+    assert looked_for
+    assert files(tmp_path / "few units") == files(tmp_path / "every unit held") == files(copy.out)
 
 
 def test_standings_rated_in_a_process_of_their_own_give_the_same_site(copy, tmp_path, monkeypatch):

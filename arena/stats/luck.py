@@ -121,6 +121,11 @@ class LuckTables:
 
     bots: dict[tuple[str, str], Moments] = field(default_factory=dict)
     units: collections.OrderedDict[tuple[Any, ...], list[float]] = field(default_factory=collections.OrderedDict)
+    # The hashes of the units let go: a unit neither held nor let go has no
+    # earlier game, and its games are not looked for (a full count of a
+    # million games would read them all again, a seed's at each new unit);
+    # None where units were counted elsewhere (a tally gone on from).
+    let_go: set[int] | None = field(default_factory=set)
 
     def add(self, game: StoredGame, earlier: Callable[[], Iterable[StoredGame]] | None = None) -> None:
         """Count a game; ``earlier`` gives the games stored before it (any,
@@ -136,13 +141,16 @@ class LuckTables:
                 continue
             key = (table, bot_id, *unit)
             if key not in self.units:
-                self.units[key] = _unit_sums(bot_id, unit, earlier() if earlier is not None else ())
+                held_before = self.let_go is None or hash(key) in self.let_go
+                self.units[key] = _unit_sums(bot_id, unit, earlier() if earlier is not None and held_before else ())
             before = self.units[key]
             values = _values(game, seat)
             moments.add(before, values)
             self.units[key] = [before[0] + 1.0, *(total + value for total, value in zip(before[1:], values))]
             if earlier is not None and len(self.units) > UNITS_KEPT:
-                self.units.popitem(last=False)
+                gone, _ = self.units.popitem(last=False)
+                if self.let_go is not None:
+                    self.let_go.add(hash(gone))
 
     def rows(self) -> dict[tuple[str, str], LuckRow]:
         """Each bot's luck row per table, keyed by (table name, bot id)."""
@@ -154,7 +162,7 @@ class LuckTables:
 
     @classmethod
     def from_json(cls, data: list[Any]) -> LuckTables:
-        return cls({(table, bot_id): Moments(**moments) for table, bot_id, moments in data})
+        return cls({(table, bot_id): Moments(**moments) for table, bot_id, moments in data}, let_go=None)
 
 
 def _unit(game: StoredGame) -> tuple[Any, ...]:
