@@ -34,8 +34,9 @@ games.
 
 --filled FILE keeps a copy of the database as filled (before any build)
 in FILE, and a later run given the same FILE (and the same --games, --bots
-and --seed) starts from a copy of it instead of filling again: the fill of a
-million games takes minutes and times nothing arena does.
+and --seed) starts from a copy of it instead of filling again (upgraded in
+place first, where an older arena filled it): the fill of a million games
+takes minutes and times nothing arena does.
 """
 
 from __future__ import annotations
@@ -347,7 +348,9 @@ def main() -> None:
     try:
         if args.filled is not None and args.filled.is_file():
             shutil.copyfile(args.filled, db)
-            print(f"fill: a copy of {args.filled}")
+            wall, _, rss = in_child(lambda: Store(db, writer=True).close())
+            print(f"fill: a copy of {args.filled}, upgraded to this arena's schema in {wall:.1f} s "
+                  f"(peak RSS {rss:.0f} MiB)")
         else:
             *_, rss = in_child(make(args.games, args.seed, "bench", 0))
             peak = max(peak, rss)
