@@ -105,14 +105,20 @@ def site(tmp_path_factory) -> Site:
     return tournament_site(tmp_path_factory)
 
 
+def private_copy(site: Site, folder: Path) -> Site:
+    """A copy of the site's database in ``folder`` (and the logs it points
+    to), its site still to build there."""
+    db = folder / "arena.db"
+    with closing(sqlite3.connect(site.db)) as source, closing(sqlite3.connect(db)) as target:
+        source.backup(target)
+    shutil.copytree(site.root / "logs", folder / "logs")
+    return Site(folder, db, folder / "leaderboard")
+
+
 @pytest.fixture
 def copy(site, tmp_path) -> Site:
     """A private copy of the database (and the logs it points to)."""
-    db = tmp_path / "arena.db"
-    with closing(sqlite3.connect(site.db)) as source, closing(sqlite3.connect(db)) as target:
-        source.backup(target)
-    shutil.copytree(site.root / "logs", tmp_path / "logs")
-    return Site(tmp_path, db, tmp_path / "leaderboard")
+    return private_copy(site, tmp_path)
 
 
 # ---------------------------------------------------------------- helpers

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 from support import ARENA, arena, arena_environment, random_bots
-from test_leaderboard import Site, tournament_site
+from test_leaderboard import Site, private_copy, tournament_site
 
 from arena.model import BotSpec
 from arena.site import builder
@@ -120,13 +120,10 @@ def site(tmp_path_factory) -> Site:
 @pytest.fixture
 def copy(site, tmp_path) -> Site:
     """A private copy of the database, its logs and its site."""
-    db = tmp_path / "arena.db"
-    with closing(sqlite3.connect(site.db)) as source, closing(sqlite3.connect(db)) as target:
-        source.backup(target)
-    shutil.copytree(site.root / "logs", tmp_path / "logs")
-    with Store(db) as store:  # its own site: log pages are named by where the logs are
-        builder.build(store, tmp_path / "leaderboard")
-    return Site(tmp_path, db, tmp_path / "leaderboard")
+    copied = private_copy(site, tmp_path)
+    with Store(copied.db) as store:  # its own site: log pages are named by where the logs are
+        builder.build(store, copied.out)
+    return copied
 
 
 def _sql(copy: Site, *statements: str) -> None:
