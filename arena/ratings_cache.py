@@ -24,16 +24,29 @@ import hashlib
 import importlib.metadata
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from arena.model import StoredGame
 from arena.resources import package_path
+from arena.stats.elo import HistoryRow
 from arena.stats.standings import Standings, Tally, json_rows
 from arena.store import RatingState, Store
 
 _LOG = logging.getLogger(__name__)
+HISTORY_BATCH = 20_000  # rating history rows handed to the store at a time (a few MB)
+
+
+class HistorySink(Protocol):
+    """Where the rating history goes as games are rated
+    (:class:`arena.store.RatingsWriter`)."""
+
+    def clear_history(self) -> None:
+        """Every game is rated again: the history written before goes."""
+
+    def add_history(self, history: list[HistoryRow]) -> None:
+        """The next points of the history, in the order games were rated."""
 
 
 @dataclass
@@ -54,22 +67,25 @@ class Rated:
                            json.dumps(self.tally.to_json(), separators=(",", ":")))
 
 
-def rate(store: Store, full: bool = False, history: bool = True) -> Rated:
+def rate(store: Store, full: bool = False, history: HistorySink | None = None) -> Rated:
     """Standings of every stored game: from the saved tally and the games
     stored since where it can be trusted, else (or with ``full``) from every
-    game. ``history`` False records no rating history (the standings'
-    ``history_rows`` are then empty), only its samples for charts
+    game. With ``history``, the rating history of the games rated goes
+    there a batch at a time (``HISTORY_BATCH`` rows), cleared first where
+    every game is rated; without, only its samples for charts are kept
     (:class:`arena.stats.elo.HistorySample`): what the site needs."""
     names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
     games_rowid, last_key = store.last_stored()
     saved = None if full else store.rating_state(rating_code())
+
+    def earlier_pairs(game: StoredGame) -> Iterator[StoredGame]:
+        return store.games_on_seed_before(game.game, game.seed, games_rowid, rating_order(game))
+
     if saved is not None:
         new = list(store.games_since(saved.games_rowid))
         if not new or saved.last_order is None or rating_order(new[0]) > saved.last_order:
-            rowid = saved.games_rowid
-            tally = Tally.from_json(json.loads(saved.tally), names,
-                                    lambda game: store.games_on_seed(game.game, game.seed, rowid), history)
-            last = _add(tally, new, saved.last_order)
+            tally = Tally.from_json(json.loads(saved.tally), names, earlier_pairs, history is not None)
+            last = _add(tally, new, saved.last_order, history)
             _LOG.info("ratings: %d new games rated onto the saved tally", len(new))
             return Rated(tally.standings(), tally, games_rowid, last_key, last, added=True)
         _LOG.info("ratings: a game stored since the last rating comes before it in rating order: "
@@ -77,16 +93,19 @@ def rate(store: Store, full: bool = False, history: bool = True) -> Rated:
     elif not full:
         _LOG.info("ratings: no saved tally to go on from (none yet, or the rating code, the schema or a "
                   "rated game changed): every game rated")
-    tally = Tally.empty(names, history)
-    last = _add(tally, store.games(solo=False), None)
+    tally = Tally.empty(names, history is not None, earlier_pairs)
+    if history is not None:
+        history.clear_history()
+    last = _add(tally, store.games(solo=False), None, history)
     return Rated(tally.standings(), tally, games_rowid, last_key, last, added=False)
 
 
 def rewrite(store: Store) -> Rated:
-    """Rate (:func:`rate`) and write the ratings cache and its tally."""
-    rated = rate(store)
-    store.write_ratings(json_rows(rated.standings.rows), rated.standings.history_rows, rated.state(),
-                        added=rated.added)
+    """Rate (:func:`rate`) and write the ratings cache, its rating history
+    and its tally, in one transaction."""
+    with store.rewriting_ratings() as writer:
+        rated = rate(store, history=writer)
+        writer.write(json_rows(rated.standings.rows), rated.state())
     return rated
 
 
@@ -95,10 +114,15 @@ def rating_order(game: StoredGame) -> tuple[int, int, str]:
     return game.plan, game.job_order, game.key
 
 
-def _add(tally: Tally, games: Iterable[StoredGame], last: tuple[Any, ...] | None) -> tuple[Any, ...] | None:
+def _add(tally: Tally, games: Iterable[StoredGame], last: tuple[Any, ...] | None,
+         history: HistorySink | None) -> tuple[Any, ...] | None:
     for game in games:
         tally.add(game)
         last = rating_order(game)
+        if history is not None and len(tally.ladder.history) >= HISTORY_BATCH:
+            history.add_history(tally.ladder.take_history())
+    if history is not None:
+        history.add_history(tally.ladder.take_history())
     return last
 
 

@@ -13,6 +13,7 @@ file refuses to start instead of racing the first.
 from __future__ import annotations
 
 import base64
+import contextlib
 import fcntl
 import functools
 import hashlib
@@ -326,9 +327,17 @@ def _game_changes_v15(db: sqlite_utils.Database) -> None:
     db.table("game_changes").insert({"id": 1, "changes": 0})
 
 
+def _referee_failures_found_v16(db: sqlite_utils.Database) -> None:
+    """Issue 29, the end of a run costs what is new: it says which games
+    are stored as referee failures (``Store.referee_failures``), which read
+    every game's row (seconds for a million games not in the page cache);
+    an index of those games alone finds them at once."""
+    db.execute(f"CREATE INDEX games_referee_failures ON games({RATING_ORDER}) WHERE {REFEREE_FAILURE}")
+
+
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
               _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10, _queryable_v11, _luck_v12,
-              _rating_state_v13, _compact_v14, _game_changes_v15]
+              _rating_state_v13, _compact_v14, _game_changes_v15, _referee_failures_found_v16]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # A replay (arena.games.replays) is a JSON object whose first member is the
@@ -603,33 +612,15 @@ class Store:
                         self.db.execute("UPDATE results SET luck = ? WHERE game_key = ? AND seat = ?",
                                         [total, key, seat])
 
-    def write_ratings(self, rows: Iterable[Mapping[str, Any]], history: Iterable[tuple[str, str, int, str, float]],
-                      state: RatingState, added: bool = False) -> None:
-        """Write the ratings cache, computed from the games (arena.stats.standings:
-        its rows as JSON, and each bot's Elo after each of its games as (table,
-        bot id, the table's game number, that game's key, Elo)), and the tally
-        it was computed from, in one transaction. The rows replace those
-        stored; the history replaces it too, or, where the tally went on from
-        the one stored (``added``: the history holds only the games rated
-        since), is added to it."""
-        columns = self.db.table("ratings").columns_dict
-        rows = list(rows)
-        players = {row["table_name"]: row["players"] for row in rows}
+    @contextlib.contextmanager
+    def rewriting_ratings(self) -> Iterator[RatingsWriter]:
+        """One transaction that rewrites the ratings cache (arena.ratings_cache):
+        the rating history in batches as games are rated, so that it is never
+        held whole (a million games' is hundreds of MB), then the rows and the
+        tally (:class:`RatingsWriter`). Nothing is kept of it unless all is."""
         with self.db.conn:
             self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute("DELETE FROM ratings")
-            if not added:
-                self.db.execute("DELETE FROM rating_history")
-            self.db.table("ratings").insert_all(
-                [{name: value for name, value in row.items() if name in columns} for row in rows])
-            self.db.conn.executemany(
-                "INSERT INTO rating_history (table_name, bot_id, game_number, game_key, players, elo) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [(table, bot_id, number, key, players[table], elo) for table, bot_id, number, key, elo in history])
-            self.db.table("rating_state").upsert(
-                {"id": 1, "version": state.version, "schema_version": SCHEMA_VERSION, "games_rowid": state.games_rowid,
-                 "last_key": state.last_key, "last_order": json.dumps(state.last_order), "tally": state.tally},
-                pk="id")
+            yield RatingsWriter(self.db)
 
     # -- reading ---    # -- reading ----------------------------------------------------------------
 
@@ -675,13 +666,15 @@ class Store:
         for row in self.db.execute(sql, [games_rowid]):
             yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
 
-    def games_on_seed(self, game: str, seed: int, games_rowid: int) -> Iterator[StoredGame]:
-        """The two-seat games of ``game`` on ``seed`` stored up to the game
-        at ``games_rowid`` (referee failures left out), in rating order:
-        a new game's possible seat-swapped partners among those rated before."""
+    def games_on_seed_before(self, game: str, seed: int, games_rowid: int,
+                             order: tuple[Any, ...]) -> Iterator[StoredGame]:
+        """The two-seat games of ``game`` on ``seed`` stored up to the game at
+        ``games_rowid`` that come before ``order`` in rating order (referee
+        failures left out), in rating order: a game's possible seat-swapped
+        partners among those rated before it."""
         sql = (f"SELECT {_STORED_SELECT} FROM games WHERE seed = ? AND game = ? AND rowid <= ? "
-               f"AND players = 2 AND {NO_REFEREE_FAILURE} ORDER BY {RATING_ORDER}")
-        for row in self.db.execute(sql, [seed, game, games_rowid]):
+               f"AND ({RATING_ORDER}) < (?, ?, ?) AND players = 2 AND {NO_REFEREE_FAILURE} ORDER BY {RATING_ORDER}")
+        for row in self.db.execute(sql, [seed, game, games_rowid, *order]):
             yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
 
     def last_stored(self) -> tuple[int, str | None]:
@@ -718,8 +711,8 @@ class Store:
     def referee_failures(self) -> list[tuple[str, tuple[str, ...], str]]:
         """The games the referee could not play: key, seats (bot ids) and
         why, in plan order."""
-        rows = self.db.execute(f"SELECT key, seats, detail FROM games WHERE termination = ? "
-                               f"ORDER BY {RATING_ORDER}", [Termination.REFEREE_FAILURE.value])
+        rows = self.db.execute(f"SELECT key, seats, detail FROM games WHERE {REFEREE_FAILURE} "
+                               f"ORDER BY {RATING_ORDER}")  # the condition as the index's (v16), to use it
         return [(key, _tuple(seats), detail) for key, seats, detail in rows]
 
     def events(self, key: str) -> list[Event]:
@@ -809,6 +802,7 @@ class Store:
         return found
 
 
+REFEREE_FAILURE = f"termination = '{Termination.REFEREE_FAILURE.value}'"
 NO_REFEREE_FAILURE = f"termination != '{Termination.REFEREE_FAILURE.value}'"
 RATING_ORDER = "plan, job_order, key"  # plans as first run, each in its own order (see _rating_state_v13)
 _STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "options", "placements",
@@ -816,6 +810,37 @@ _STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "option
                    "luck")
 # The luck totals only, not every roll's (SQLite reads them out of the JSON).
 _STORED_SELECT = ", ".join(_STORED_COLUMNS[:-1]) + ", json_extract(luck, '$.totals')"
+
+
+class RatingsWriter:
+    """Writes the ratings cache inside :meth:`Store.rewriting_ratings`'s
+    transaction: the rating history's rows, a batch at a time, then the
+    rows (which replace those stored) and the tally they come from."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
+
+    def clear_history(self) -> None:
+        """The history is rated again from the first game: the rows stored go."""
+        self.db.execute("DELETE FROM rating_history")
+
+    def add_history(self, history: list[tuple[str, str, int, str, int | None, float]]) -> None:
+        """History rows: (table, bot id, the table's game number, that game's
+        key, the table's player count (None for overall), Elo after it)."""
+        self.db.conn.executemany(
+            "INSERT INTO rating_history (table_name, bot_id, game_number, game_key, players, elo) "
+            "VALUES (?, ?, ?, ?, ?, ?)", history)
+
+    def write(self, rows: Iterable[Mapping[str, Any]], state: RatingState) -> None:
+        """The rows of the standings (as JSON), replacing those stored, and the tally."""
+        columns = self.db.table("ratings").columns_dict
+        self.db.execute("DELETE FROM ratings")
+        self.db.table("ratings").insert_all(
+            [{name: value for name, value in row.items() if name in columns} for row in rows])
+        self.db.table("rating_state").upsert(
+            {"id": 1, "version": state.version, "schema_version": SCHEMA_VERSION, "games_rowid": state.games_rowid,
+             "last_key": state.last_key, "last_order": json.dumps(state.last_order), "tally": state.tally},
+            pk="id")
 
 
 @dataclass(frozen=True)

@@ -208,11 +208,17 @@ def undo_schema_14(conn: sqlite3.Connection) -> None:
 
 
 def undo_schema_15(conn: sqlite3.Connection) -> None:
-    """What schema 15 (arena.store._game_changes_v15) adds, taken away."""
+    """What schema 15 (arena.store._game_changes_v15) and 16 add, taken away."""
+    undo_schema_16(conn)
     for (trigger,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' "
                                    "AND name LIKE 'game_changes_%'").fetchall():
         conn.execute(f"DROP TRIGGER {trigger}")
     conn.execute("DROP TABLE game_changes")
+
+
+def undo_schema_16(conn: sqlite3.Connection) -> None:
+    """What schema 16 (arena.store._referee_failures_found_v16) adds, taken away."""
+    conn.execute("DROP INDEX games_referee_failures")
 
 
 def undo_schema_11(conn: sqlite3.Connection) -> None:

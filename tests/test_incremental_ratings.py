@@ -11,6 +11,8 @@ test plays real tournaments through the command line."""
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import json
 import logging
 import random
@@ -25,8 +27,9 @@ from support import arena, random_bots
 from arena import ratings_cache
 from arena.model import BotSpec, Forfeit, GameRecord, Job, Termination
 from arena.site import build as build_site
+from arena.stats import units
 from arena.stats.standings import json_rows, pairs_csv, text_table, to_csv
-from arena.store import Store
+from arena.store import RatingsWriter, Store
 
 SPECS = [BotSpec(name, ("true",), f"/bots/{name}", name * 16) for name in ("ann", "bob", "cat", "dan", "eve")]
 
@@ -82,11 +85,13 @@ def assert_as_rated_from_the_start(db: Path) -> None:
     every game from the start gives: standings in every format, the
     ratings table and the whole rating history."""
     with Store(db) as store:
-        full = ratings_cache.rate(store, full=True)
+        full_history = HistoryKept()
+        full = ratings_cache.rate(store, full=True, history=full_history)
         going_on = ratings_cache.rate(store)
         columns = list(store.db.table("ratings").columns_dict)
         cached = [dict(zip(columns, row)) for row in store.db.execute("SELECT * FROM ratings")]
-        history = sorted(store.db.execute("SELECT table_name, bot_id, game_number, game_key, elo FROM rating_history"))
+        history = sorted(store.db.execute("SELECT table_name, bot_id, game_number, game_key, players, elo "
+                                          "FROM rating_history"))
     assert json_rows(going_on.standings.rows) == json_rows(full.standings.rows)
     assert text_table(going_on.standings.rows) == text_table(full.standings.rows)
     assert to_csv(going_on.standings.rows) == to_csv(full.standings.rows)
@@ -98,7 +103,23 @@ def assert_as_rated_from_the_start(db: Path) -> None:
         expected = reference[row["table_name"], row["bot_id"]]
         assert {name: value for name, value in row.items() if name in expected} == \
             {name: value for name, value in expected.items() if name in row}
-    assert history == sorted(full.standings.history_rows)
+    assert history == sorted(full_history.rows)
+
+
+class HistoryKept:
+    """A rating history sink (ratings_cache.HistorySink) that keeps every
+    row handed to it, and each batch's size."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple] = []
+        self.batches: list[int] = []
+
+    def clear_history(self) -> None:
+        self.rows.clear()
+
+    def add_history(self, history: list[tuple]) -> None:
+        self.rows += history
+        self.batches.append(len(history))
 
 
 def test_runs_onto_a_database_rate_only_their_games_and_equal_the_full_computation(tmp_path, caplog):
@@ -166,6 +187,85 @@ def test_games_stored_before_the_last_rated_one_are_rated_again_from_the_start(t
     more = store_run(db, plan("p2", ["bob", "cat", "eve"], 2, 2))
     assert more is not None and more.added  # and the tally written then is gone on from
     assert_as_rated_from_the_start(db)
+
+
+def test_the_rating_history_goes_to_the_store_a_batch_at_a_time_as_games_are_rated(tmp_path, monkeypatch):
+    """A million games' rating history is hundreds of MB: rating every game
+    hands it to the store (in the transaction that rewrites the cache) a
+    batch of HISTORY_BATCH rows at a time, as games are rated, never whole
+    at the end; what is stored is the whole history all the same."""
+    db = tmp_path / "arena.db"
+    games = plan("p1", ["ann", "bob", "cat", "dan"], 3, 1)
+    store_run(db, games, rate=False)
+    batches: list[int] = []
+    add_history = RatingsWriter.add_history
+
+    def counted(writer: RatingsWriter, history: list[tuple]) -> None:
+        batches.append(len(history))
+        add_history(writer, history)
+
+    monkeypatch.setattr(RatingsWriter, "add_history", counted)
+    monkeypatch.setattr(ratings_cache, "HISTORY_BATCH", 10)
+    with Store(db, writer=True) as store:
+        rated = ratings_cache.rewrite(store)
+    assert not rated.added
+    most = 2 * 3  # rows of one game: two tables (its own and overall), three seats at most
+    assert max(batches) < 10 + most
+    assert len(batches) >= sum(batches) // (10 + most) > 10
+    assert_as_rated_from_the_start(db)
+
+
+def test_seat_swapped_pairs_found_again_from_the_store_give_the_same_standings(tmp_path, monkeypatch):
+    """Rating every game holds the games waiting for their seat-swapped
+    partner of only so many pairs of bots on a seed (a store of a million
+    unpaired games would not fit); a pair's waiting games let go are found
+    again among its earlier games in the store: the same standings. A pair
+    never let go has no earlier games, and nothing is looked for."""
+    db = tmp_path / "arena.db"
+    games = plan("p1", ["ann", "bob", "cat", "dan", "eve"], 4, 1)
+    # Played in another order: a pair's games far apart, other pairs' between them.
+    store_run(db, [dataclasses.replace(record, job=dataclasses.replace(record.job, order=order)) for order, record
+                   in enumerate(random.Random(3).sample(games, len(games)))], rate=False)
+    looked_for = []
+    games_on_seed_before = Store.games_on_seed_before
+
+    def spied(store: Store, *args: object) -> object:
+        looked_for.append(args)
+        return games_on_seed_before(store, *args)
+
+    monkeypatch.setattr(Store, "games_on_seed_before", spied)
+    with Store(db) as store:
+        every_pair_held = ratings_cache.rate(store, full=True)
+        assert looked_for == []
+        monkeypatch.setattr(units, "UNITS_KEPT", 1)
+        few_held = ratings_cache.rate(store, full=True)
+    assert looked_for
+    assert len(few_held.tally.pairs._waiting) <= 1
+    assert json_rows(few_held.standings.rows) == json_rows(every_pair_held.standings.rows)
+    assert pairs_csv(few_held.standings.rows) == pairs_csv(every_pair_held.standings.rows)
+
+
+def test_the_end_of_a_run_reads_what_is_new_not_every_stored_game(tmp_path):
+    """Saying which games are referee failures and rating a run onto the
+    saved tally, as the end of every run does, costs what the run stored:
+    SQLite does the same work (counted in its virtual machine's steps,
+    not timed) after ten times as many games stored before. (Finding the
+    referee failures read every game's row: seconds at a million games
+    not in the page cache.)"""
+    steps = []
+    for rounds in (2, 20):
+        db = tmp_path / f"{rounds}.db"
+        store_run(db, plan("before", ["ann", "bob", "cat", "dan", "eve"], rounds, 1))
+        run = plan("run", ["ann", "bob", "cat"], 1, 2)
+        run[4] = GameRecord.referee_failure(run[4].job, "its worker died twice")
+        store_run(db, run, rate=False)
+        with Store(db, writer=True) as store:
+            counted = itertools.count()
+            store.db.conn.set_progress_handler(lambda counted=counted: next(counted) and 0, 10)
+            assert [key for key, _, _ in store.referee_failures()] == [run[4].job.key]
+            assert ratings_cache.rewrite(store).added
+            steps.append(next(counted))
+    assert steps[1] < 1.2 * steps[0], steps
 
 
 def _delete_a_game(db: Path) -> None:

@@ -73,7 +73,8 @@ def test_standings_rows_csv_and_table_keep_groups_apart():
 def test_the_ratings_table_names_the_group(tmp_path: Path):
     with Store(tmp_path / "arena.db", writer=True) as store:
         standings = compute(two_groups(), {})
-        store.write_ratings(json_rows(standings.rows), standings.history_rows, RatingState("test", 0, None, None, "{}"))
+        with store.rewriting_ratings() as writer:
+            writer.write(json_rows(standings.rows), RatingState("test", 0, None, None, "{}"))
     with closing(sqlite3.connect(tmp_path / "arena.db")) as db:
         found = dict(db.execute("SELECT bot_id, joint_group FROM ratings WHERE table_name = 'detour'").fetchall())
     assert found == {"A@1": 1, "B@1": 1, "C@1": 2, "D@1": 2}

@@ -30,7 +30,7 @@ from test_leaderboard import Site, private_copy, tournament_site
 
 from arena.model import BotSpec
 from arena.site import builder
-from arena.stats import luck
+from arena.stats import units
 from arena.store import Store
 
 GONE_ON = "{} new games counted onto the saved tally"
@@ -295,7 +295,7 @@ def test_luck_units_summed_again_from_the_store_give_the_same_site(copy, tmp_pat
     with Store(copy.db) as store:
         builder.build(store, tmp_path / "every unit held")
     assert looked_for == []  # a unit never let go has no earlier games to look for
-    monkeypatch.setattr(luck, "UNITS_KEPT", 1)
+    monkeypatch.setattr(units, "UNITS_KEPT", 1)
     with Store(copy.db) as store:
         builder.build(store, tmp_path / "few units")
     assert looked_for

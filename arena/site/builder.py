@@ -427,7 +427,7 @@ def _rating(store: Store, rated: ratings_cache.Rated | None, elsewhere: bool) ->
         yield lambda: rated.tally
         return
     if not elsewhere or store.count_games() < RATE_ELSEWHERE_FROM or (os.cpu_count() or 1) < 2:
-        yield lambda: ratings_cache.rate(store, history=False).tally
+        yield lambda: ratings_cache.rate(store).tally
         return
     with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
         future = pool.submit(_rated_elsewhere, store.path)
@@ -438,7 +438,7 @@ def _rating(store: Store, rated: ratings_cache.Rated | None, elsewhere: bool) ->
 def _rated_elsewhere(path: Path) -> dict[str, Any]:
     """The standings' tally of every game in the store at ``path``, as JSON (to send back)."""
     with Store(path, checked=True) as store:
-        return ratings_cache.rate(store, history=False).tally.to_json()
+        return ratings_cache.rate(store).tally.to_json()
 
 
 def _tally_code(store: Store) -> str:

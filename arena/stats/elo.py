@@ -114,31 +114,35 @@ class HistorySample:
                    None if last is None else (int(last[0]), int(last[1]), float(last[2])))
 
 
+# A point of the rating history: (table, bot id, the table's game number (from
+# 1), that game's key, the table's player count (None for overall), the bot's
+# Elo after that game), as the ``rating_history`` table holds it.
+HistoryRow = tuple[str, str, int, str, int | None, float]
+
+
 @dataclass
 class Ladder:
     """Every table's standings, built up one game at a time in rating order,
-    with each bot's Elo after each of its games (the site's rating history:
-    the table's game number n, from 1, and the Elo after it), and each
-    table's game keys (game n's at [n - 1 - first[table]]).
+    with each bot's Elo after each of its games (the rating history: the
+    table's game number n, from 1, and the Elo after it).
 
     ``arena standings`` and the site both add games up here, so the table a
     user reads in the terminal and the one on the site are the same sums.
     A ladder may go on from a saved one (:meth:`from_json`: the standings
-    and each table's game count, without the history): it then records the
-    history and game keys of the games added since, numbered on from there.
-    Whatever it goes on from, ``samples`` sample each bot's whole history
-    at each table (:class:`HistorySample`, saved with the standings: what
-    the site's charts draw); ``record_history`` False records the samples
-    only (the whole history of a million games is hundreds of MB)."""
+    and each table's game count, without the history): games added since are
+    numbered on from there. Whatever it goes on from, ``samples`` sample
+    each bot's whole history at each table (:class:`HistorySample`, saved
+    with the standings: what the site's charts draw). With
+    ``record_history`` the points of the history are recorded too, until
+    taken (:meth:`take_history`): the whole history of a million games is
+    hundreds of MB, so whoever records it takes it a batch at a time."""
 
     names: dict[str, str]
     tables: dict[str, dict[str, Standing]] = field(default_factory=dict)
-    history: dict[tuple[str, str], list[tuple[int, float]]] = field(default_factory=dict)
-    game_keys: dict[str, list[str]] = field(default_factory=dict)  # per table, game n's key at [n - 1 - first]
     counts: dict[str, int] = field(default_factory=dict)  # games rated per table
-    first: dict[str, int] = field(default_factory=dict)  # per table, games rated before the history recorded here
     samples: dict[tuple[str, str], HistorySample] = field(default_factory=dict)
     record_history: bool = True
+    history: list[HistoryRow] = field(default_factory=list)  # recorded and not taken yet
 
     def add(self, game: StoredGame) -> None:
         """Rate one game into its table and the overall one; a solo game has
@@ -149,18 +153,17 @@ class Ladder:
             rows = self.tables.setdefault(table, {})
             rate_game(rows, table, game, self.names)
             index = self.counts[table] = self.counts.get(table, 0) + 1
-            if self.record_history:
-                self.game_keys.setdefault(table, []).append(game.key)
+            players = None if table == OVERALL else game.players
             for bot_id in dict.fromkeys(game.seats):
+                elo = rows[bot_id].elo
                 if self.record_history:
-                    self.history.setdefault((table, bot_id), []).append((index, rows[bot_id].elo))
-                self.samples.setdefault((table, bot_id), HistorySample()).add(index, rows[bot_id].elo)
+                    self.history.append((table, bot_id, index, game.key, players, elo))
+                self.samples.setdefault((table, bot_id), HistorySample()).add(index, elo)
 
-    def history_rows(self) -> list[tuple[str, str, int, str, float]]:
-        """The history recorded here as (table, bot id, the table's game
-        number, that game's key, Elo after it)."""
-        return [(table, bot_id, number, self.game_keys[table][number - 1 - self.first.get(table, 0)], elo)
-                for (table, bot_id), points in self.history.items() for number, elo in points]
+    def take_history(self) -> list[HistoryRow]:
+        """The points of the history recorded since last taken."""
+        taken, self.history = self.history, []
+        return taken
 
     def ranked(self) -> list[Standing]:
         """Game tables by name, then overall; best Elo first in each."""
@@ -182,7 +185,7 @@ class Ladder:
                           for row in rows} for table, rows in data["tables"].items()}
         counts = {table: int(count) for table, count in data["counts"].items()}
         samples = {(table, bot_id): HistorySample.from_json(sample) for table, bot_id, sample in data["samples"]}
-        return cls(names, tables, counts=counts, first=dict(counts), samples=samples, record_history=record_history)
+        return cls(names, tables, counts=counts, samples=samples, record_history=record_history)
 
 
 def rate_game(standings: dict[str, Standing], table: str, game: StoredGame, names: dict[str, str]) -> None:

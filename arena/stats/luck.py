@@ -17,7 +17,6 @@ points at an engine or dice problem, or a cheat.
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import json
 import math
@@ -29,6 +28,7 @@ from arena import results
 from arena.model import StoredGame
 from arena.stats.pairs import Z95
 from arena.stats.tables import table_name
+from arena.stats.units import HeldUnits
 
 MEASURES = ("raw_score", "adjusted_score", "luck")  # what each unit sums, per game of the bot
 
@@ -62,9 +62,6 @@ class LuckRow:
 
 # The fields a standings row gains with --luck (its table and bot it has).
 LUCK_FIELDS = tuple(f.name for f in dataclasses.fields(LuckRow) if f.name not in ("table_name", "bot_id"))
-
-
-UNITS_KEPT = 50_000  # units held at once where the earlier games of a unit can be read again
 
 
 @dataclass
@@ -116,20 +113,18 @@ class LuckTables:
     stored), gives each bot's luck row per table. Each unit's running sums
     are held while its games come in; where ``earlier`` can give a game's
     earlier games again (a tally gone on from, or a million games), only
-    the latest ``UNITS_KEPT`` are, and a unit not held is summed again from
-    its earlier games, in the same order: the same sums either way."""
+    the latest units are (:class:`arena.stats.units.HeldUnits`), and a unit
+    not held is summed again from its earlier games, in the same order: the
+    same sums either way."""
 
     bots: dict[tuple[str, str], Moments] = field(default_factory=dict)
-    units: collections.OrderedDict[tuple[Any, ...], list[float]] = field(default_factory=collections.OrderedDict)
-    # The hashes of the units let go: a unit neither held nor let go has no
-    # earlier game, and its games are not looked for (a full count of a
-    # million games would read them all again, a seed's at each new unit);
-    # None where units were counted elsewhere (a tally gone on from).
-    let_go: set[int] | None = field(default_factory=set)
+    units: HeldUnits[list[float]] = field(default_factory=HeldUnits)  # (table, bot, *unit) -> [games, totals...]
 
     def add(self, game: StoredGame, earlier: Callable[[], Iterable[StoredGame]] | None = None) -> None:
         """Count a game; ``earlier`` gives the games stored before it (any,
-        in the order they were stored), among which those of its unit."""
+        in the order they were stored), among which those of its unit
+        (needed unless every unit is held: ``units.kept`` None)."""
+        assert earlier is not None or self.units.kept is None
         if game.players < 2:
             return
         table = table_name(game.game, game.players)
@@ -140,17 +135,13 @@ class LuckTables:
                 moments.unmeasured += 1
                 continue
             key = (table, bot_id, *unit)
-            if key not in self.units:
-                held_before = self.let_go is None or hash(key) in self.let_go
-                self.units[key] = _unit_sums(bot_id, unit, earlier() if earlier is not None and held_before else ())
-            before = self.units[key]
+            before = self.units.get(key)
+            if before is None:
+                before = _unit_sums(bot_id, unit, earlier() if earlier is not None and
+                                    self.units.may_have_earlier(key) else ())
             values = _values(game, seat)
             moments.add(before, values)
-            self.units[key] = [before[0] + 1.0, *(total + value for total, value in zip(before[1:], values))]
-            if earlier is not None and len(self.units) > UNITS_KEPT:
-                gone, _ = self.units.popitem(last=False)
-                if self.let_go is not None:
-                    self.let_go.add(hash(gone))
+            self.units.put(key, [before[0] + 1.0, *(total + value for total, value in zip(before[1:], values))])
 
     def rows(self) -> dict[tuple[str, str], LuckRow]:
         """Each bot's luck row per table, keyed by (table name, bot id)."""
@@ -162,7 +153,7 @@ class LuckTables:
 
     @classmethod
     def from_json(cls, data: list[Any]) -> LuckTables:
-        return cls({(table, bot_id): Moments(**moments) for table, bot_id, moments in data}, let_go=None)
+        return cls({(table, bot_id): Moments(**moments) for table, bot_id, moments in data}, HeldUnits(fresh=False))
 
 
 def _unit(game: StoredGame) -> tuple[Any, ...]:
@@ -192,7 +183,7 @@ def _unit_sums(bot_id: str, unit: tuple[Any, ...], earlier: Iterable[StoredGame]
 
 def luck_rows(games: Iterable[StoredGame]) -> dict[tuple[str, str], LuckRow]:
     """Each bot's luck row per table, from the stored games."""
-    tables = LuckTables()
+    tables = LuckTables(units=HeldUnits(bounded=False))
     for game in games:
         tables.add(game)
     return tables.rows()

@@ -43,6 +43,7 @@ from arena import results
 from arena.model import StoredGame
 from arena.stats.pairs import Z95
 from arena.stats.tables import OVERALL, table_name
+from arena.stats.units import HeldUnits
 
 PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)  # what counts[k] counts: a pair scoring k/2 of 2
 
@@ -192,35 +193,48 @@ class SeatSwappedPairs:
     left out. Pairs are counted per table (``detour``) and overall; in each,
     the pair of bots is keyed in name order, the first bot's scores counted.
 
-    Going on from saved counts (:meth:`from_json`), the games added before
-    that still wait for a partner are not saved (they may be most of the
-    games: a store of unpaired games): ``earlier`` gives, for a new game,
-    the games that came before the counts and may be its partners (the
-    same game and seed, in rating order), and they are paired again among
-    themselves to find which of them still wait."""
+    Each pair of bots on a seed is a unit (:mod:`arena.stats.units`): where
+    ``earlier`` gives, for a new game, the games before it in rating order
+    that may be its partners (the same game and seed), only the latest
+    units' waiting games are held, and those of a unit let go are found
+    again by pairing its earlier games among themselves. Going on from
+    saved counts (:meth:`from_json`), the games that still waited are not
+    saved (they may be most of the games: a store of unpaired games), and
+    every unit not held is found again so."""
 
     counts: dict[str, dict[tuple[str, str], list[int]]] = field(default_factory=dict)
     earlier: Callable[[StoredGame], Iterable[StoredGame]] | None = None
-    # Games waiting for their partner, by what a partner shares: their seats
-    # and placements, in the order they came.
-    _waiting: dict[tuple[Any, ...], list[tuple[tuple[str, ...], results.Placements]]] = field(default_factory=dict)
+    fresh: bool = True  # no game was counted before (else: gone on from saved counts)
+
+    def __post_init__(self) -> None:
+        # Games waiting for their partner, by what a partner shares: their
+        # seats and placements, in the order they came.
+        self._waiting: HeldUnits[list[tuple[tuple[str, ...], results.Placements]]] = HeldUnits(
+            self.fresh, bounded=self.earlier is not None)
 
     def add(self, game: StoredGame) -> None:
         if game.players != 2 or game.seats[0] == game.seats[1]:
             return
         key = (game.game, json.dumps(game.options, sort_keys=True), game.seed, frozenset(game.seats))
-        if key not in self._waiting and self.earlier is not None:
-            before = SeatSwappedPairs()
-            for rated in self.earlier(game):
-                before.add(rated)
-            self._waiting[key] = before._waiting.get(key, [])
-        waiting = self._waiting.setdefault(key, [])
+        waiting = self._waiting.get(key)
+        if waiting is None:
+            waiting = []
+            if self.earlier is not None and self._waiting.may_have_earlier(key):
+                before = SeatSwappedPairs()
+                for rated in self.earlier(game):
+                    before.add(rated)
+                waiting = before._waiting.get(key) or []
         for other in waiting:
             if other[0] == game.seats[::-1]:
                 waiting.remove(other)
                 self._count(game.game, other, (game.seats, game.placements))
+                if waiting:
+                    self._waiting.put(key, waiting)
+                else:
+                    self._waiting.drop(key)
                 return
         waiting.append((game.seats, game.placements))
+        self._waiting.put(key, waiting)
 
     def _count(self, game: str, *pair: tuple[tuple[str, ...], results.Placements]) -> None:
         a, b = sorted(pair[0][0])
@@ -237,7 +251,7 @@ class SeatSwappedPairs:
     def from_json(cls, data: dict[str, Any], earlier: Callable[[StoredGame], Iterable[StoredGame]]
                   ) -> SeatSwappedPairs:
         """Counts saved by :meth:`to_json`, going on with ``earlier`` (see above)."""
-        return cls({table: {(a, b): row for a, b, row in rows} for table, rows in data.items()}, earlier)
+        return cls({table: {(a, b): row for a, b, row in rows} for table, rows in data.items()}, earlier, fresh=False)
 
     def stats(self, table: str) -> list[PairStats]:
         """Every pair of bots of a table with pairs, in name order."""

@@ -78,15 +78,12 @@ class StandingsRow:
 
 @dataclass(frozen=True)
 class Standings:
-    """Rows (one per table and bot, best Elo first in each table), each
-    bot's Elo after each of its games per table (the rating history, by the
-    table's game number: ``history_rows``, of the games rated since the
-    tally went on from a saved one where it did), and per table how often
-    each seat placed first (first places shared among those who share
-    them): seat advantage is real, and this shows it."""
+    """Rows (one per table and bot, best Elo first in each table), and per
+    table how often each seat placed first (first places shared among those
+    who share them): seat advantage is real, and this shows it. (The rating
+    history is the ladder's: :meth:`arena.stats.elo.Ladder.take_history`.)"""
 
     rows: list[StandingsRow]
-    history_rows: list[tuple[str, str, int, str, float]]  # table, bot id, game number, game key, Elo after it
     seats: dict[str, SeatShares]
     pairs: SeatSwappedPairs
 
@@ -138,10 +135,14 @@ class Tally:
     seats: dict[str, SeatShares]
 
     @classmethod
-    def empty(cls, names: dict[str, str], record_history: bool = True) -> Tally:
-        """No game counted; ``record_history`` False keeps the ladder's
-        history samples only (:class:`Ladder`)."""
-        return cls(Ladder(names, record_history=record_history), JointTables(), SeatSwappedPairs(), {})
+    def empty(cls, names: dict[str, str], record_history: bool = False,
+              earlier_pairs: Callable[[StoredGame], Iterable[StoredGame]] | None = None) -> Tally:
+        """No game counted; ``record_history``: the ladder records the
+        rating history (:class:`Ladder`); ``earlier_pairs``: see
+        :meth:`from_json` (without it, every game still waiting for its
+        seat-swapped partner is held)."""
+        return cls(Ladder(names, record_history=record_history), JointTables(), SeatSwappedPairs(earlier=earlier_pairs),
+                   {})
 
     def add(self, game: StoredGame) -> None:
         self.ladder.add(game)
@@ -155,9 +156,9 @@ class Tally:
 
     @classmethod
     def from_json(cls, data: dict[str, Any], names: dict[str, str],
-                  earlier_pairs: Callable[[StoredGame], Iterable[StoredGame]], record_history: bool = True) -> Tally:
-        """A saved tally; ``earlier_pairs`` gives the games counted before
-        that may be a new game's seat-swapped partner
+                  earlier_pairs: Callable[[StoredGame], Iterable[StoredGame]], record_history: bool = False) -> Tally:
+        """A saved tally; ``earlier_pairs`` gives the games before a new one
+        in rating order that may be its seat-swapped partner
         (:class:`arena.stats.pentanomial.SeatSwappedPairs`)."""
         return cls(Ladder.from_json(data["ladder"], names, record_history), JointTables.from_json(data["joint"]),
                    SeatSwappedPairs.from_json(data["pairs"], earlier_pairs),
@@ -186,7 +187,7 @@ class Tally:
                 joint_tier=list(rating.tier) if rating and not defined else None,
                 pairs=[stats.to_json() for other in opponents
                        if (stats := pairs.between(standing.game, standing.bot_id, other)) is not None]))
-        return Standings(rows, ladder.history_rows(), dict(sorted(self.seats.items())), pairs)
+        return Standings(rows, dict(sorted(self.seats.items())), pairs)
 
 
 def _group(fitted: dict[str, Fitted], table: str, bot_id: str) -> int:
