@@ -500,7 +500,7 @@ def _chunked_game(store: Store, game: StoredGame, logs: list[dict[str, Any] | No
     if payload is None:
         payload, _, problem = replays.replay_payload(game.game, game.seats, game.options, store.events(game.key),
                                                      store.decision_times(game.key))
-    return pages.chunked_game(game, logs, payload, problem, bots, store.luck(game.key))
+    return pages.chunked_game(game, logs, payload, problem, bots, store.replay_luck(game.key))
 
 
 def _write_replay_chunk(store: Store, out: Path, chunk: int, keys: list[str], bots: dict[str, list[Any]],

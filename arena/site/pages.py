@@ -314,7 +314,7 @@ def board_data() -> Iterator[tuple[str, str]]:
 
 
 def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], payload: str, problem: str | None,
-                 bots: dict[str, list[Any]], luck: dict[str, Any] | None = None) -> dict[str, Any]:
+                 bots: dict[str, list[Any]], luck: str | None = None) -> dict[str, Any]:
     """A game as its replay chunk holds it (schema.json, ``$defs/chunkedGame``):
     its header rendered (templates/game.html), its replay (the payload of
     arena.games.replays, and why it stops early if it does) and the luck of
@@ -322,7 +322,8 @@ def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], payload: s
     on the placements: a shared first place is a draw between those sharing
     it. ``logs`` are the seats' stderr logs (arena.site.data.StderrLogs.seat_logs):
     a forfeiting seat's last lines are shown beside its forfeit. ``luck`` is
-    the luck of its dice as stored (``games.luck``), drawn by luck.js."""
+    the luck of its dice as stored, as JSON text (``Store.replay_luck``),
+    drawn by luck.js."""
     seats = []
     forfeited = {forfeit.seat: forfeit.termination.value for forfeit in game.forfeits}
     for seat, bot_id in enumerate(game.seats):
@@ -338,14 +339,21 @@ def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], payload: s
     shared = [s for s in seats if s["drew"]] if any(not s["drew"] for s in seats) else []
     head = render("game.html", "", game=game, seats=seats, shared=shared, when=format_time(game.finished_at))
     return {"game": game.game, "players": game.players, "head": head, "payload": payload, "problem": problem,
-            "luck": luck if luck and "totals" in luck else None}
+            "luck": luck}
 
 
 def replay_chunk(chunk: int, games: dict[int, dict[str, Any]]) -> str:
     """data/replays/<chunk>.js: the chunk's games by number (schema.json,
-    ``$defs/replayChunk``), for replay.html to load by <script>."""
-    text = json.dumps({str(n): game for n, game in sorted(games.items())}, separators=(",", ":"), ensure_ascii=False)
-    return f"ArenaReplays.add({chunk}, {text});\n"  # a file of its own: '<' needs no escape outside HTML
+    ``$defs/replayChunk``), for replay.html to load by <script>. Each game's
+    luck, the last member of its entry, is JSON text already: written as
+    it is, where JSON's ``null`` would stand."""
+    entries = []
+    for number, game in sorted(games.items()):
+        entry = json.dumps({str(number): {**game, "luck": None}}, separators=(",", ":"), ensure_ascii=False)
+        assert entry.endswith(',"luck":null}}'), "luck is the entry's last member"
+        entries.append(entry[1:-len("null}}")] + (game["luck"] or "null") + "}")
+    # A file of its own: '<' needs no escape outside HTML.
+    return f"ArenaReplays.add({chunk}, {{{','.join(entries)}}});\n"
 
 
 def redirect_page(number: int) -> str:
