@@ -670,6 +670,30 @@ def test_worker_processes_write_the_same_replays(copy, tmp_path, monkeypatch, sm
     assert serial == parallel and len(serial) > 2
 
 
+def test_worker_processes_write_replays_while_the_games_are_counted(copy, tmp_path, monkeypatch, small_chunks):
+    """The workers start as soon as the count has found a few chunks to
+    write, while the process that forks them is small (a forked worker's
+    resident size counts what it was forked from), and write while the
+    count goes on: not all at the end."""
+    monkeypatch.setattr(builder, "PARALLEL_FROM", 2)
+    seen = []
+    add, close = builder._ReplayChunks.add, builder._Counting.close
+
+    def added(chunks: builder._ReplayChunks, chunk: int, keys: list[str]) -> None:
+        add(chunks, chunk, keys)
+        seen.append(("chunk", chunks.pool is not None))
+
+    def closed(counting: builder._Counting, tally: object) -> None:
+        seen.append(("counted", None))
+        close(counting, tally)
+
+    monkeypatch.setattr(builder._ReplayChunks, "add", added)
+    monkeypatch.setattr(builder._Counting, "close", closed)
+    with Store(copy.db) as store:
+        builder.build(store, tmp_path / "site")
+    assert seen[:2] == [("chunk", False), ("chunk", True)] and seen.index(("counted", None)) > 2
+
+
 def test_a_history_sample_gone_on_from_holds_the_points_of_one_made_from_every_point():
     """The charts' sample of a rating history (arena.stats.elo.HistorySample)
     depends on the history alone: saved (as JSON) and gone on from at any

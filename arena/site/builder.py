@@ -159,8 +159,28 @@ class Site:
             new = list(self.store.stored_games(saved.games_rowid))
             reason = self.why_not_go_on_with(saved, new, old_pages)
         old_game_pages = _old_game_pages(self.out) if reason is not None else []
-        counting = _Counting(self, infos, old_pages, go_on=reason is None,
-                             old_games={Path(page).stem for page in old_game_pages})
+        if reason is not None:
+            self.logs = data.StderrLogs(self.store.path.parent)  # those of the games counted
+        with _ReplayChunks(self.store, self.out, _page_bots(infos), self.logs, self.added) as chunks:
+            counting = _Counting(self, infos, chunks, old_pages, go_on=reason is None,
+                                 old_games={Path(page).stem for page in old_game_pages})
+            tally = self._count(counting, saved, new, reason, rated)
+            self.redirect_game_pages(old_game_pages, counting.old_game_numbers, old_pages, counting.done)
+        if reason is not None:  # a full count knows every chunk: others are of games no longer stored
+            _remove_others(self.out / "data" / "replays", {Path(page).name for page in counting.done
+                                                            if page.startswith("data/replays/")})
+            _remove_others(self.out / "data" / "list", counting.lists)
+            _remove_unwritten(self.out, ("bots", "tables"), self.written)  # of bots renamed, tables gone
+        tally.changes = changes
+        self.save_manifest(old_pages, counting.done, inputs, tally)
+        return self.out / "index.html"
+
+    def _count(self, counting: _Counting, saved: data.SiteTally | None, new: list[tuple[int, StoredGame]],
+               reason: str | None, rated: ratings_cache.Rated | None) -> data.SiteTally:
+        """Count the games into the tally (the new ones onto the saved
+        tally, or, for ``reason``, every game into a new one) while their
+        replay chunks are written, then write the summary pages and the
+        logs' pages; returns the tally."""
         games: Iterable[tuple[int, StoredGame]] = new
         if reason is None:
             assert saved is not None
@@ -169,12 +189,10 @@ class Site:
         else:
             _LOG.info("site: every game counted: %s", reason)
             tally, games = data.SiteTally(), self.store.stored_games()
-            self.logs = data.StderrLogs(self.store.path.parent)
         with _rating(self.store, rated, elsewhere=reason is not None) as standings, _no_cycle_collection():
             for rowid, game in games:
                 counting.add(tally, rowid, game)
         counting.close(tally)
-        tally.changes = changes
         tally.unmeasured = self.store.unmeasured_luck()
         model = data.SiteData.of(self.store, standings(), tally)
         solo = model.solo()
@@ -189,16 +207,8 @@ class Site:
         self.write("replay.html", pages.render("replay.html", "", per_chunk=paths.REPLAYS_PER_CHUNK))
         for relative, text in pages.bot_pages(model, solo):
             self.write(relative, text)
-        self.write_logs(model, old_pages, counting.done)
-        self.redirect_game_pages(old_game_pages, counting.old_game_numbers, old_pages, counting.done)
-        _write_replay_chunks(self.store, self.out, counting.todo, counting.bots, self.logs, self.added)
-        if reason is not None:  # a full count knows every chunk: others are of games no longer stored
-            _remove_others(self.out / "data" / "replays", {Path(page).name for page in counting.done
-                                                            if page.startswith("data/replays/")})
-            _remove_others(self.out / "data" / "list", counting.lists)
-            _remove_unwritten(self.out, ("bots", "tables"), self.written)  # of bots renamed, tables gone
-        self.save_manifest(old_pages, counting.done, inputs, tally)
-        return self.out / "index.html"
+        self.write_logs(model, self.old.get("pages", {}), counting.done)
+        return tally
 
     def why_not_go_on(self, saved: data.SiteTally | None, late: list[str], infos: dict[str, BotInfo]) -> str | None:
         """Why the saved tally cannot be gone on from, if it cannot, before
@@ -301,18 +311,19 @@ class Site:
 
 class _Counting:
     """What a build writes as it counts games into the tally: each games-list
-    chunk as it fills, and which replay chunks to write (those whose games'
-    digests changed); ``done`` is the manifest's pages (gone on from the
-    old ones where the tally is), ``lists`` the games-list chunks of the site."""
+    chunk as it fills, and each replay chunk whose games' digests changed
+    (handed to ``chunks`` as it fills); ``done`` is the manifest's pages
+    (gone on from the old ones where the tally is), ``lists`` the
+    games-list chunks of the site."""
 
-    def __init__(self, site: Site, infos: dict[str, BotInfo], old: dict[str, Any], go_on: bool,
-                 old_games: set[str]) -> None:
+    def __init__(self, site: Site, infos: dict[str, BotInfo], chunks: _ReplayChunks, old: dict[str, Any],
+                 go_on: bool, old_games: set[str]) -> None:
         self.site = site
         self.infos = infos
-        self.bots = _page_bots(infos)
+        self.chunks = chunks
+        self.bots = chunks.bots
         self.old = old
         self.done: dict[str, Any] = dict(old) if go_on else {}
-        self.todo: list[tuple[int, list[str]]] = []
         self.lists: set[str] = set()
         self.old_games = old_games  # the ids of an older arena's game pages on the site
         self.old_game_numbers: dict[str, int] = {}  # of those whose game is stored: id -> the game's number
@@ -349,7 +360,7 @@ class _Counting:
         page = replay_chunk_path(chunk)
         self.done[page] = hashlib.sha1(repr(tally.open_digests).encode()).hexdigest()[:16]
         if self.old.get(page) != self.done[page] or not (self.site.out / page).is_file():
-            self.todo.append((chunk, list(tally.open_keys)))
+            self.chunks.add(chunk, list(tally.open_keys))
 
 
 def _replay_format() -> str:
@@ -532,24 +543,54 @@ def _write_in_worker(out: Path, chunk: int, keys: list[str], bots: dict[str, lis
     _write_replay_chunk(_WORKER_STORE, out, chunk, keys, bots, data.StderrLogs(_WORKER_STORE.path.parent), {})
 
 
-def _write_replay_chunks(store: Store, out: Path, chunks: list[tuple[int, list[str]]], bots: dict[str, list[Any]],
-                         logs: data.StderrLogs, made: dict[str, tuple[int, dict[str, Any]]]) -> None:
-    """Write replay chunks, in worker processes when there are several
-    (each worker reads its games' replays and writes their chunk itself).
-    A few chunks at a time are in flight, so memory stays flat however many
+class _ReplayChunks:
+    """Writes the replay chunks a build hands it as it counts, in worker
+    processes once there are ``PARALLEL_FROM`` of them (each worker reads
+    its games' replays and writes their chunk itself) while the count goes
+    on, else in this process when the count is done (``close``), taking the
+    entries ``made`` as games were stored (Site.add_game). The workers are
+    started by the count's first chunks, while this process is small (a
+    forked worker's resident size counts what it was forked from), and a
+    few chunks at a time are in flight, so memory stays flat however many
     games there are."""
-    workers = min(os.cpu_count() or 1, 8)
-    if len(chunks) < PARALLEL_FROM or workers < 2:
-        for chunk, keys in chunks:
-            _write_replay_chunk(store, out, chunk, keys, bots, logs, made)
-        return
-    context = multiprocessing.get_context("fork")
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_open_worker_store,
-                                                initargs=(str(store.path),)) as pool:
-        pending: collections.deque[concurrent.futures.Future[None]] = collections.deque()
-        for chunk, keys in chunks:
-            pending.append(pool.submit(_write_in_worker, out, chunk, keys, bots))
-            if len(pending) >= 2 * workers:
-                pending.popleft().result()
-        while pending:
-            pending.popleft().result()
+
+    def __init__(self, store: Store, out: Path, bots: dict[str, list[Any]], logs: data.StderrLogs,
+                 made: dict[str, tuple[int, dict[str, Any]]]) -> None:
+        self.store, self.out, self.bots, self.logs, self.made = store, out, bots, logs, made
+        self.waiting: list[tuple[int, list[str]]] = []
+        self.workers = min(os.cpu_count() or 1, 8)
+        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.pending: collections.deque[concurrent.futures.Future[None]] = collections.deque()
+
+    def __enter__(self) -> _ReplayChunks:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        try:
+            if kind is None:
+                self.close()
+        finally:
+            if self.pool is not None:
+                self.pool.shutdown(cancel_futures=True)
+
+    def add(self, chunk: int, keys: list[str]) -> None:
+        """A chunk to write: its number and its games' keys."""
+        self.waiting.append((chunk, keys))
+        if self.pool is None and len(self.waiting) >= PARALLEL_FROM and self.workers >= 2:
+            self.pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("fork"), initializer=_open_worker_store,
+                initargs=(str(self.store.path),))
+        if self.pool is not None:
+            for chunk, keys in self.waiting:
+                self.pending.append(self.pool.submit(_write_in_worker, self.out, chunk, keys, self.bots))
+                if len(self.pending) >= 2 * self.workers:
+                    self.pending.popleft().result()
+            self.waiting = []
+
+    def close(self) -> None:
+        """Write what is left, and wait for the workers' chunks."""
+        for chunk, keys in self.waiting:
+            _write_replay_chunk(self.store, self.out, chunk, keys, self.bots, self.logs, self.made)
+        self.waiting = []
+        while self.pending:
+            self.pending.popleft().result()
