@@ -79,7 +79,7 @@ def rate(store: Store, full: bool = False, history: HistorySink | None = None) -
     saved = None if full else store.rating_state(rating_code())
 
     def earlier_pairs(game: StoredGame) -> Iterator[StoredGame]:
-        return store.games_on_seed_before(game.game, game.seed, games_rowid, rating_order(game))
+        return store.games_on_seed_before(game.game, game.seed, game.seats, games_rowid, rating_order(game))
 
     if saved is not None:
         new = list(store.games_since(saved.games_rowid))

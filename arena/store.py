@@ -327,17 +327,24 @@ def _game_changes_v15(db: sqlite_utils.Database) -> None:
     db.table("game_changes").insert({"id": 1, "changes": 0})
 
 
-def _referee_failures_found_v16(db: sqlite_utils.Database) -> None:
-    """Issue 29, the end of a run costs what is new: it says which games
-    are stored as referee failures (``Store.referee_failures``), which read
-    every game's row (seconds for a million games not in the page cache);
-    an index of those games alone finds them at once."""
+def _found_at_once_v16(db: sqlite_utils.Database) -> None:
+    """Issue 29, a million games. The end of every run says which games are
+    stored as referee failures (``Store.referee_failures``), which read
+    every game's row (seconds for a million games not in the page cache):
+    an index of those games alone finds them at once. Counting every game,
+    the games of a unit (a seed's games between the same bots: a luck unit,
+    a seat-swapped pair) are looked for again, among a seed's games
+    (``games_of_unit``, ``games_on_seed_before``), which read every one of
+    them: the index of seeds (``idx_games_seed_game``, migration 13) holds
+    the seats too, and only the unit's games are read."""
     db.execute(f"CREATE INDEX games_referee_failures ON games({RATING_ORDER}) WHERE {REFEREE_FAILURE}")
+    db.execute("DROP INDEX idx_games_seed_game")
+    db.execute("CREATE INDEX games_unit ON games(seed, game, seats)")
 
 
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
               _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10, _queryable_v11, _luck_v12,
-              _rating_state_v13, _compact_v14, _game_changes_v15, _referee_failures_found_v16]
+              _rating_state_v13, _compact_v14, _game_changes_v15, _found_at_once_v16]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # A replay (arena.games.replays) is a JSON object whose first member is the
@@ -666,15 +673,16 @@ class Store:
         for row in self.db.execute(sql, [games_rowid]):
             yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
 
-    def games_on_seed_before(self, game: str, seed: int, games_rowid: int,
+    def games_on_seed_before(self, game: str, seed: int, seats: tuple[str, ...], games_rowid: int,
                              order: tuple[Any, ...]) -> Iterator[StoredGame]:
-        """The two-seat games of ``game`` on ``seed`` stored up to the game at
-        ``games_rowid`` that come before ``order`` in rating order (referee
-        failures left out), in rating order: a game's possible seat-swapped
-        partners among those rated before it."""
-        sql = (f"SELECT {_STORED_SELECT} FROM games WHERE seed = ? AND game = ? AND rowid <= ? "
-               f"AND ({RATING_ORDER}) < (?, ?, ?) AND players = 2 AND {NO_REFEREE_FAILURE} ORDER BY {RATING_ORDER}")
-        for row in self.db.execute(sql, [seed, game, games_rowid, *order]):
+        """The two-seat games of ``game`` on ``seed`` between the bots of
+        ``seats`` stored up to the game at ``games_rowid`` that come before
+        ``order`` in rating order (referee failures left out), in rating
+        order: a game's possible seat-swapped partners among those rated
+        before it."""
+        sql = (f"SELECT {_STORED_SELECT} FROM games WHERE {_OF_UNIT.format(rowid='<=')} AND ({RATING_ORDER}) "
+               f"< (?, ?, ?) AND players = 2 AND {NO_REFEREE_FAILURE} ORDER BY {RATING_ORDER}")
+        for row in self.db.execute(sql, [*_unit_parameters(game, seed, seats, games_rowid), *order]):
             yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
 
     def last_stored(self) -> tuple[int, str | None]:
@@ -711,8 +719,8 @@ class Store:
     def referee_failures(self) -> list[tuple[str, tuple[str, ...], str]]:
         """The games the referee could not play: key, seats (bot ids) and
         why, in plan order."""
-        rows = self.db.execute(f"SELECT key, seats, detail FROM games WHERE {REFEREE_FAILURE} "
-                               f"ORDER BY {RATING_ORDER}")  # the condition as the index's (v16), to use it
+        # The condition as the index's (_found_at_once_v16), to use it.
+        rows = self.db.execute(f"SELECT key, seats, detail FROM games WHERE {REFEREE_FAILURE} ORDER BY {RATING_ORDER}")
         return [(key, _tuple(seats), detail) for key, seats, detail in rows]
 
     def events(self, key: str) -> list[Event]:
@@ -788,13 +796,14 @@ class Store:
         for row in self.db.execute(sql, [games_rowid]):
             yield row[0], _stored_game(dict(zip(_STORED_COLUMNS, row[1:])))
 
-    def games_of_seed(self, game: str, seed: int, games_rowid: int) -> Iterator[StoredGame]:
-        """The games of ``game`` on ``seed`` stored before the game at
-        ``games_rowid`` (referee failures left out), in the order they
-        were stored: a game's unit of luck (arena.stats.luck) among them."""
-        sql = (f"SELECT {_STORED_SELECT} FROM games WHERE seed = ? AND game = ? AND rowid < ? "
-               f"AND {NO_REFEREE_FAILURE} ORDER BY rowid")
-        for row in self.db.execute(sql, [seed, game, games_rowid]):
+    def games_of_unit(self, game: str, seed: int, seats: tuple[str, ...], games_rowid: int) -> Iterator[StoredGame]:
+        """The games of ``game`` on ``seed`` among the bots of ``seats`` (no
+        other bot seated) stored before the game at ``games_rowid`` (referee
+        failures left out), in the order they were stored: a game's unit of
+        luck (arena.stats.luck) among them."""
+        sql = (f"SELECT {_STORED_SELECT} FROM games WHERE {_OF_UNIT.format(rowid='<')} AND {NO_REFEREE_FAILURE} "
+               "ORDER BY rowid")
+        for row in self.db.execute(sql, _unit_parameters(game, seed, seats, games_rowid)):
             yield _stored_game(dict(zip(_STORED_COLUMNS, row)))
 
     def key_at(self, games_rowid: int) -> str | None:
@@ -861,6 +870,17 @@ class RatingsWriter:
             {"id": 1, "version": state.version, "schema_version": SCHEMA_VERSION, "games_rowid": state.games_rowid,
              "last_key": state.last_key, "last_order": json.dumps(state.last_order), "tally": state.tally},
             pk="id")
+
+
+# The games of a game on a seed stored before a rowid, none of whose seats is
+# held by a bot other than the given ones (_unit_parameters): found in the
+# index of units (_found_at_once_v16) alone, so that only their rows are read.
+_OF_UNIT = ("rowid IN (SELECT rowid FROM games WHERE seed = ? AND game = ? AND rowid {rowid} ? AND NOT EXISTS "
+            "(SELECT 1 FROM json_each(games.seats) WHERE json_each.value NOT IN (SELECT value FROM json_each(?))))")
+
+
+def _unit_parameters(game: str, seed: int, seats: tuple[str, ...], games_rowid: int) -> list[Any]:
+    return [seed, game, games_rowid, json.dumps(sorted(set(seats)))]
 
 
 @dataclass(frozen=True)

@@ -217,8 +217,10 @@ def undo_schema_15(conn: sqlite3.Connection) -> None:
 
 
 def undo_schema_16(conn: sqlite3.Connection) -> None:
-    """What schema 16 (arena.store._referee_failures_found_v16) adds, taken away."""
+    """What schema 16 (arena.store._found_at_once_v16) changes, undone."""
     conn.execute("DROP INDEX games_referee_failures")
+    conn.execute("DROP INDEX games_unit")
+    conn.execute('CREATE INDEX "idx_games_seed_game" ON "games" ("seed", "game")')
 
 
 def undo_schema_11(conn: sqlite3.Connection) -> None:

@@ -285,13 +285,13 @@ def test_luck_units_summed_again_from_the_store_give_the_same_site(copy, tmp_pat
     from its earlier games, in the order they were stored: the same sums;
     a unit never let go is new, and nothing is looked for."""
     looked_for = []
-    games_of_seed = Store.games_of_seed
+    games_of_unit = Store.games_of_unit
 
     def spied(store, *args):
         looked_for.append(args)
-        return games_of_seed(store, *args)
+        return games_of_unit(store, *args)
 
-    monkeypatch.setattr(Store, "games_of_seed", spied)
+    monkeypatch.setattr(Store, "games_of_unit", spied)
     with Store(copy.db) as store:
         builder.build(store, tmp_path / "every unit held")
     assert looked_for == []  # a unit never let go has no earlier games to look for

@@ -332,7 +332,7 @@ class _Counting:
         logs = self.site.logs.seat_logs(game)
         store = self.site.store
         number = tally.add(rowid, game, logs, self.infos, _digest(game, logs, self.bots),
-                           lambda: store.games_of_seed(game.game, game.seed, rowid))
+                           lambda: store.games_of_unit(game.game, game.seed, game.seats, rowid))
         for seat, log in enumerate(logs):
             if log is not None:
                 self.site.logs.add_use(log["id"], game, seat, number)
