@@ -659,12 +659,13 @@ def _rewrite_ratings(store: Store) -> ratings_cache.Rated:
 @_fail_cleanly
 def build_leaderboard(db: Path, out: Path) -> None:
     """Regenerate the leaderboard site from the database."""
-    # The ratings cache written as at the end of a run (so the next build
-    # goes on from it too), unless another arena process is writing the
-    # file: then the site rates the games itself.
-    rated = _measure_missing_luck_then(db, _rewrite_ratings)
-    with Store(db, checked=rated is not None) as store:  # checked as the writer opened it
-        index = site.build(store, out, rated)
+    # The ratings cache written as at the end of a run, as the site rates
+    # the games (so the next build goes on from it too), unless another
+    # arena process is writing the file: then the site rates them itself.
+    index = _measure_missing_luck_then(db, lambda store: site.build(store, out, rewrite_ratings=True))
+    if index is None:
+        with Store(db) as store:
+            index = site.build(store, out)
     click.echo(f"leaderboard: {index}")
 
 

@@ -28,6 +28,7 @@ import pytest
 from support import ARENA, arena, arena_environment, random_bots
 from test_leaderboard import Site, private_copy, tournament_site
 
+from arena import ratings_cache
 from arena.model import BotSpec
 from arena.site import builder
 from arena.stats import units
@@ -309,3 +310,26 @@ def test_standings_rated_in_a_process_of_their_own_give_the_same_site(copy, tmp_
     with Store(copy.db) as store:
         builder.build(store, tmp_path / "rated elsewhere")
     assert files(tmp_path / "rated elsewhere") == files(copy.out)
+
+
+def test_the_ratings_cache_rewritten_in_a_process_of_their_own_is_the_one_written_here(copy, tmp_path, monkeypatch):
+    """``arena leaderboard`` writes the ratings cache as the site rates the
+    games; counting every game of a large store, in another process
+    (the writer's child) while this one counts the site: the same cache and
+    rating history as rewriting it here, and the same site."""
+    (tmp_path / "other").mkdir()
+    other = private_copy(copy, tmp_path / "other")
+    _sql(copy, "DELETE FROM rating_state", "DELETE FROM ratings", "DELETE FROM rating_history")
+    monkeypatch.setattr(builder, "RATE_ELSEWHERE_FROM", 1)
+    with Store(copy.db, writer=True) as store:
+        builder.build(store, tmp_path / "rewritten elsewhere", rewrite_ratings=True)
+    with Store(other.db, writer=True) as store:
+        ratings_cache.rewrite(store)
+
+    def cache(db: Path) -> list[list[tuple]]:
+        with closing(sqlite3.connect(db)) as conn:
+            return [conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2, 3").fetchall()
+                    for table in ("ratings", "rating_history", "rating_state")]
+
+    assert cache(copy.db) == cache(other.db) and cache(copy.db)[1]
+    assert files(tmp_path / "rewritten elsewhere") == files(copy.out)

@@ -104,10 +104,10 @@ def write_if_changed(path: Path, text: str) -> bool:
     return True
 
 
-def build(store: Store, out_dir: Path, rated: ratings_cache.Rated | None = None) -> Path:
-    """Write the whole site under ``out_dir`` (``rated``: see Site.build);
-    returns the index page."""
-    return Site(store, Path(out_dir)).build(rated)
+def build(store: Store, out_dir: Path, rated: ratings_cache.Rated | None = None, rewrite_ratings: bool = False) -> Path:
+    """Write the whole site under ``out_dir`` (``rated``, ``rewrite_ratings``:
+    see Site.build); returns the index page."""
+    return Site(store, Path(out_dir)).build(rated, rewrite_ratings)
 
 
 class Site:
@@ -137,12 +137,14 @@ class Site:
         logs = self.logs.seat_logs(game)
         self.added[key] = (_digest(game, logs, self._bots), _chunked_game(self.store, game, logs, self._bots))
 
-    def build(self, rated: ratings_cache.Rated | None = None) -> Path:
+    def build(self, rated: ratings_cache.Rated | None = None, rewrite_ratings: bool = False) -> Path:
         """Write the site: from the tally saved with it and the games stored
         since where it can be trusted (:meth:`why_not_go_on`), else from
         every game; then only what changed. ``rated``: the standings of
         every stored game where the caller has them (a tournament, which
-        has just written the ratings cache), else they are rated here."""
+        has just written the ratings cache), else they are rated here, and
+        with ``rewrite_ratings`` (the store is the writer's) the ratings
+        cache is written as they are (:func:`arena.ratings_cache.rewrite`)."""
         inputs = _inputs(self.store)
         saved = data.SiteTally.from_json(self.old.get("tally"))
         late = self.store.luck_stored(saved.unmeasured) if saved is not None else []
@@ -164,7 +166,8 @@ class Site:
         with _ReplayChunks(self.store, self.out, _page_bots(infos), self.logs, self.added) as chunks:
             counting = _Counting(self, infos, chunks, old_pages, go_on=reason is None,
                                  old_games={Path(page).stem for page in old_game_pages})
-            tally = self._count(counting, saved, new, reason, rated)
+            tally = self._count(counting, saved, new, reason, _rating(self.store, rated, rewrite_ratings,
+                                                                      elsewhere=reason is not None))
             self.redirect_game_pages(old_game_pages, counting.old_game_numbers, old_pages, counting.done)
         if reason is not None:  # a full count knows every chunk: others are of games no longer stored
             _remove_others(self.out / "data" / "replays", {Path(page).name for page in counting.done
@@ -176,11 +179,12 @@ class Site:
         return self.out / "index.html"
 
     def _count(self, counting: _Counting, saved: data.SiteTally | None, new: list[tuple[int, StoredGame]],
-               reason: str | None, rated: ratings_cache.Rated | None) -> data.SiteTally:
+               reason: str | None, rating: contextlib.AbstractContextManager[Callable[[], Tally]]) -> data.SiteTally:
         """Count the games into the tally (the new ones onto the saved
         tally, or, for ``reason``, every game into a new one) while their
-        replay chunks are written, then write the summary pages and the
-        logs' pages; returns the tally."""
+        replay chunks are written and the games are rated (``rating``:
+        :func:`_rating`), then write the summary pages and the logs' pages;
+        returns the tally."""
         games: Iterable[tuple[int, StoredGame]] = new
         if reason is None:
             assert saved is not None
@@ -189,7 +193,7 @@ class Site:
         else:
             _LOG.info("site: every game counted: %s", reason)
             tally, games = data.SiteTally(), self.store.stored_games()
-        with _rating(self.store, rated, elsewhere=reason is not None) as standings, _no_cycle_collection():
+        with rating as standings, _no_cycle_collection():
             for rowid, game in games:
                 counting.add(tally, rowid, game)
         counting.close(tally)
@@ -429,27 +433,32 @@ def _inputs(store: Store) -> str:
 
 
 @contextlib.contextmanager
-def _rating(store: Store, rated: ratings_cache.Rated | None, elsewhere: bool) -> Iterator[Callable[[], Tally]]:
+def _rating(store: Store, rated: ratings_cache.Rated | None, rewrite: bool,
+            elsewhere: bool) -> Iterator[Callable[[], Tally]]:
     """The standings' tally of every stored game (``rated``'s, else rated
-    here: :func:`arena.ratings_cache.rate`), got by calling what this yields.
-    ``elsewhere``, with many games to rate and a core to spare, they are
-    rated in a process of their own, while this one counts the site's tally."""
+    here: :func:`arena.ratings_cache.rate`, or with ``rewrite``
+    :func:`arena.ratings_cache.rewrite`, which writes the ratings cache
+    too), got by calling what this yields. ``elsewhere``, with many games to
+    rate and a core to spare, they are rated in a process of their own (a
+    writer's child: the writer's lock is held meanwhile), while this one
+    counts the site's tally."""
     if rated is not None:
         yield lambda: rated.tally
         return
     if not elsewhere or store.count_games() < RATE_ELSEWHERE_FROM or (os.cpu_count() or 1) < 2:
-        yield lambda: ratings_cache.rate(store).tally
+        yield lambda: (ratings_cache.rewrite(store) if rewrite else ratings_cache.rate(store)).tally
         return
     with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
-        future = pool.submit(_rated_elsewhere, store.path)
+        future = pool.submit(_rated_elsewhere, store.path, rewrite)
         names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
         yield lambda: Tally.from_json(future.result(), names, lambda game: ())
 
 
-def _rated_elsewhere(path: Path) -> dict[str, Any]:
-    """The standings' tally of every game in the store at ``path``, as JSON (to send back)."""
+def _rated_elsewhere(path: Path, rewrite: bool) -> dict[str, Any]:
+    """The standings' tally of every game in the store at ``path`` (the
+    ratings cache written with ``rewrite``), as JSON (to send back)."""
     with Store(path, checked=True) as store:
-        return ratings_cache.rate(store).tally.to_json()
+        return (ratings_cache.rewrite(store) if rewrite else ratings_cache.rate(store)).tally.to_json()
 
 
 def _tally_code(store: Store) -> str:
