@@ -229,9 +229,9 @@ def tournament_onto(db: Path, out: Path, work: Path, first_bot: int = 0) -> floa
     """``arena tournament`` (4 random bots, one round of Slyyde: 12 games)
     onto the big database and its site: the end of a run with that many
     games stored (the ratings, the site) and the run's peak resident set,
-    which it returns. The first run onto a database without a saved ratings
-    tally rates every game; a second one (other bots, ``first_bot``) goes on
-    from the tally."""
+    which it returns. It goes on from the ratings tally saved before it (by
+    the builds, or by a first run: a second one plays other bots,
+    ``first_bot``)."""
     bots = work / f"bots{first_bot}"
     bots.mkdir(exist_ok=True)
     for n in range(first_bot, first_bot + 4):
