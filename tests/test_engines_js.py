@@ -3,7 +3,7 @@ contract in arena/games/text_view.js) makes the states and words the
 game's Python engine and text view make: on seeded random games of every
 player count and option set, with and without retirements, every state
 after every event, the actions offered at every decision and every step's
-words, compared in node
+words, and the digest of the offered actions, compared in node
 (tests/engines_check.js), with seats named alike (a bot in two seats) and
 with a seat spoken to ("you")."""
 
@@ -18,7 +18,7 @@ import pytest
 from test_conformance import playout_with_retirements
 
 from arena.games import GAMES, SPECS
-from arena.games.events import replay
+from arena.games.events import offered_digest, replay, stored_events
 from arena.games.playout import random_playout
 from arena.games.text_view import TextView
 
@@ -57,7 +57,7 @@ def record_case(name: str, players: int, options: dict, seed: int) -> dict:
     states = [state.to_json() for state in replay(game, players, options, events)]
     words = [view.step(states[k], event, states[k + 1]) for k, event in enumerate(events)]
     return {"game": name, "players": players, "options": options, "board": game.board, "names": names,
-            "you": you, "events": events, "states": states, "words": words}
+            "you": you, "events": events, "digest": stored_events(events)[1], "states": states, "words": words}
 
 
 def check_in_node(node: str, name: str, cases: list[dict], folder: Path) -> list[dict]:
@@ -118,6 +118,7 @@ def test_the_check_finds_an_offer_the_engine_does_not_make(node, tmp_path):
     offered = [{"step": 1}, {"step": 2}]
     case = {"game": "counter", "players": 1, "options": {}, "board": {}, "names": ["alpha"], "you": None,
             "events": [{"kind": "decision", "seat": 0, "offered": offered, "chosen": 0}],
+            "digest": offered_digest([offered]),
             "states": [{"n": 0, "last": []}, {"n": 1, "last": []}],
             "words": [{"line": 'alpha chooses: {"step":1}', "effects": [],
                        "offered": ['{"step":1}', '{"step":2}'], "forced": False}]}
