@@ -12,8 +12,9 @@ import pytest
 from arena.games import GAMES, SPECS
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, Termination
 from arena.games.dice import DiceStreams
-from arena.games.events import chance_event, decision_event, full_events, replay, retire_event, stored_events
+from arena.games.events import chance_event, decision_event, full_events, replay, retire_event
 from arena.games.playout import random_playout
+from arena.model import stored_events
 
 GAMES_PER_COUNT = 1000
 CHECKED_STEP_BY_STEP = 20

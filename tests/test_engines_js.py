@@ -18,9 +18,10 @@ import pytest
 from test_conformance import playout_with_retirements
 
 from arena.games import GAMES, SPECS
-from arena.games.events import offered_digest, replay, stored_events
+from arena.games.events import replay
 from arena.games.playout import random_playout
 from arena.games.text_view import TextView
+from arena.model import offered_digest, stored_events
 
 FRAME = Path(__file__).parents[1] / "arena" / "games" / "text_view.js"
 CHECK = Path(__file__).with_name("engines_check.js")

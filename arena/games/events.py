@@ -10,13 +10,11 @@ Replaying the events on a fresh state reproduces the game exactly.
 
 from __future__ import annotations
 
-import json
-import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from arena.games.base import CHANCE, ChanceRequest, Game, IllegalAction, State
-from arena.model import ChanceEvent, ChosenEvent, DecisionEvent, Event, RetireEvent, StoredEvent
+from arena.model import ChanceEvent, ChosenEvent, DecisionEvent, Event, RetireEvent, StoredEvent, offered_digest
 
 
 def chance_event(state: State, values: tuple[int, ...], request: ChanceRequest | None = None) -> ChanceEvent:
@@ -48,21 +46,6 @@ def replay(game: Game, num_players: int, options: dict[str, Any],
         yield state
 
 
-def stored_events(events: list[Event]) -> tuple[list[StoredEvent], str]:
-    """The record as it is stored, and the digest of what it leaves out:
-    each decision keeps the action chosen, not the actions offered, which
-    are the engine's legal actions there (the referee offers no others) and
-    three quarters of a record's bytes; ``full_events`` makes them again."""
-    stored: list[StoredEvent] = []
-    for event in events:
-        if event["kind"] == "decision":
-            stored.append({"kind": "decision", "seat": event["seat"], "chosen": event["chosen"],
-                           "action": event["offered"][event["chosen"]]})
-        else:
-            stored.append(event)
-    return stored, offered_digest(event["offered"] for event in events if event["kind"] == "decision")
-
-
 def full_events(game: Game, num_players: int, options: dict[str, Any], stored: Sequence[Event | StoredEvent],
                 digest: str) -> list[Event]:
     """The record with every decision's offered actions, made again by the
@@ -76,13 +59,6 @@ def full_events(game: Game, num_players: int, options: dict[str, Any], stored: S
         raise IllegalAction("the engine offers other actions than the referee did: "
                             "the record was made under other rules")
     return events
-
-
-def offered_digest(offered: Iterable[list[dict[str, Any]]]) -> str:
-    """CRC-32 of every decision's offered actions as canonical JSON (keys
-    sorted, ASCII, no spaces), in hex; the replay page makes the same."""
-    text = json.dumps(list(offered), sort_keys=True, separators=(",", ":"))
-    return f"{zlib.crc32(text.encode()):08x}"
 
 
 def _apply_event(state: State, number: int, event: Event | StoredEvent) -> Event:
