@@ -17,6 +17,8 @@ from pathlib import Path
 import sqlite_utils
 
 from arena import results
+from arena.games import GAMES
+from arena.games.events import full_events
 from arena.model import Forfeit, StoredGame, Termination
 from arena.store import _create_event_views, arena_events, arena_json
 
@@ -208,11 +210,24 @@ def undo_schema_14(conn: sqlite3.Connection) -> None:
 
 
 def undo_schema_15(conn: sqlite3.Connection) -> None:
-    """What schema 15 (arena.store._game_changes_v15) adds, taken away."""
+    """What schema 15 (arena.store._game_changes_v15) and 16 add, taken away."""
+    undo_schema_16(conn)
     for (trigger,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' "
                                    "AND name LIKE 'game_changes_%'").fetchall():
         conn.execute(f"DROP TRIGGER {trigger}")
     conn.execute("DROP TABLE game_changes")
+
+
+def undo_schema_16(conn: sqlite3.Connection) -> None:
+    """What schema 16 (arena.store._stored_records_v16) changes, undone:
+    every record whole (each decision's offered actions made again by the
+    engine), and no digest of them."""
+    rows = conn.execute("SELECT key, game, players, options, record, offered FROM games").fetchall()
+    for key, game, players, options, record, digest in rows:
+        events = full_events(GAMES[game], players, json.loads(options), json.loads(zlib.decompress(record)), digest)
+        conn.execute("UPDATE games SET record = ? WHERE key = ?",
+                     [zlib.compress(json.dumps(events, separators=(",", ":")).encode()), key])
+    conn.execute("ALTER TABLE games DROP COLUMN offered")
 
 
 def undo_schema_11(conn: sqlite3.Connection) -> None:
@@ -225,3 +240,11 @@ def undo_schema_11(conn: sqlite3.Connection) -> None:
     for table, column in (("games", "finished_at_iso"), ("dice_key", "made_at_iso"), ("results", "players"),
                           ("rating_history", "game_key"), ("rating_history", "players")):
         conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+
+
+def whole_events(store, key: str) -> list:
+    """A stored game's events whole: its record as stored, each decision's
+    offered actions made again by the engine (and checked by the digest)."""
+    game = store.game(key)
+    events, digest = store.record(key)
+    return full_events(GAMES[game.game], game.players, game.options, events, digest)

@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from support import RANDOM_BOT, arena, python_bot, random_bots
+from support import RANDOM_BOT, arena, python_bot, random_bots, whole_events
 from test_leaderboard import XSS_NAME, games_data, numbers, old_game_page, tournament_site
 
 from arena.bots.discovery import discover
@@ -138,7 +138,7 @@ TRANSFORMS = """() => Array.from(document.querySelectorAll(
 
 def expected_steps(db: Path, game: dict) -> list[dict[str, str]]:
     with Store(db) as store:
-        events = store.events(game.key)
+        events = whole_events(store, game.key)
     return [pieces_of(game.game, state.to_json())
             for state in replay(GAMES[game.game], game.players, game.options, events)]
 
@@ -352,7 +352,7 @@ def test_a_replay_explains_each_decision(site, watched, name):
     legend of the board's spaces."""
     game = a_game(site, name)
     with Store(site.db) as store:
-        events = store.events(game.key)
+        events = whole_events(store, game.key)
         times = store.decision_times(game.key)
     states = [state.to_json() for state in replay(GAMES[name], game.players, game.options, events)]
     decisions = [k for k, event in enumerate(events) if event["kind"] == "decision"]

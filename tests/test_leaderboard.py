@@ -26,7 +26,7 @@ import jsonschema
 import numpy as np
 import pytest
 from markupsafe import escape
-from support import RANDOM_BOT, arena, folder_bot, python_bot, random_bots, reference_standings
+from support import RANDOM_BOT, arena, folder_bot, python_bot, random_bots, reference_standings, whole_events
 
 from arena import results
 from arena.bots.discovery import discover
@@ -424,7 +424,7 @@ def test_every_game_has_a_replay_that_is_the_engines(site):
     with Store(site.db) as store:
         for game in games:
             replayed = decode_replay(shown[game.key])
-            events = store.events(game.key)
+            events = whole_events(store, game.key)
             assert replayed["events"] == events
             expected = [s.to_json() for s in replay(GAMES[game.game], game.players, game.options, events)]
             state = None
@@ -440,7 +440,7 @@ def test_a_tournament_stores_each_replay_and_the_site_shows_it_as_the_events_mak
     games, _ = stored(site.db)
     with Store(site.db) as store:
         kept = {game.key: store.replay(game.key, replays.REPLAY_FORMAT) for game in games}
-        made = {game.key: replays.replay_payload(game.game, game.seats, game.options, store.events(game.key),
+        made = {game.key: replays.replay_payload(game.game, game.seats, game.options, whole_events(store, game.key),
                                                  store.decision_times(game.key))[0]
                 for game in games}
     assert any(kept.values()) and not all(kept.values())

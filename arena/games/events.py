@@ -39,26 +39,40 @@ def replay(game: Game, num_players: int, options: dict[str, Any],
     """Yield the initial state and the state after every event (the same
     object, mutated: clone it to keep it). Raises IllegalAction if the
     events do not fit the game."""
-    state = game.new_state(num_players, options)
-    yield state
-    for number, event in enumerate(events):
-        _apply_event(state, number, event)
+    start = game.new_state(num_players, options)
+    yield start
+    for state, _ in replayed(start, events):
         yield state
 
 
+def replayed(state: State, events: Sequence[Event | StoredEvent]) -> Iterator[tuple[State, Event]]:
+    """Apply the events to ``state`` one by one, yielding it after each
+    with the event whole (a stored decision with the actions the engine
+    offers there, ``full_events``)."""
+    for number, event in enumerate(events):
+        yield state, _apply_event(state, number, event)
+
+
 def full_events(game: Game, num_players: int, options: dict[str, Any], stored: Sequence[Event | StoredEvent],
-                digest: str) -> list[Event]:
+                digest: str | None) -> list[Event]:
     """The record with every decision's offered actions, made again by the
     engine, which must offer what the referee offered: the same chosen
     action at every decision and the same digest of all of them (a record
     made under other rules, an engine changed since, raises IllegalAction
-    rather than being read wrong)."""
-    state = game.new_state(num_players, options)
-    events = [_apply_event(state, number, event) for number, event in enumerate(stored)]
-    if offered_digest(event["offered"] for event in events if event["kind"] == "decision") != digest:
+    rather than being read wrong). A digest of None checks nothing more (a
+    record that keeps its offered actions)."""
+    events = [event for _, event in replayed(game.new_state(num_players, options), stored)]
+    check_offered(events, digest)
+    return events
+
+
+def check_offered(events: list[Event], digest: str | None) -> None:
+    """Raise IllegalAction unless the actions offered in these events are
+    the ones whose digest the record keeps."""
+    if digest is not None and offered_digest(event["offered"] for event in events
+                                             if event["kind"] == "decision") != digest:
         raise IllegalAction("the engine offers other actions than the referee did: "
                             "the record was made under other rules")
-    return events
 
 
 def _apply_event(state: State, number: int, event: Event | StoredEvent) -> Event:

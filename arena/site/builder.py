@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import ratings_cache
-from arena.games import replays
+from arena.games import GAMES, get_spec, replays
 from arena.model import StoredGame
 from arena.resources import package_path
 from arena.site import data, pages, paths
@@ -493,13 +493,19 @@ def _page_bots(infos: dict[str, BotInfo]) -> dict[str, list[Any]]:
 
 def _chunked_game(store: Store, game: StoredGame, logs: list[dict[str, Any] | None],
                   bots: dict[str, list[Any]]) -> dict[str, Any]:
-    """A game's chunk entry, with the replay stored with the game, or made
-    here from its events where none was stored (games stored before there
-    were)."""
-    payload, problem = store.replay(game.key, replays.REPLAY_FORMAT), None
-    if payload is None:
-        payload, _, problem = replays.replay_payload(game.game, game.seats, game.options, store.events(game.key),
-                                                     store.decision_times(game.key))
+    """A game's chunk entry: its record, where the game brings a replay
+    engine for the page; else the replay stored with the game, or made here
+    from its record where none was stored."""
+    events, digest = store.record(game.key)
+    payload: str | None
+    problem: str | None = None
+    if game.game in GAMES and get_spec(game.game).engine_js is not None:
+        payload = replays.record_payload(game.options, events, digest, store.decision_times(game.key))
+    else:
+        payload = store.replay(game.key, replays.REPLAY_FORMAT)
+        if payload is None:
+            payload, _, problem = replays.replay_payload(game.game, game.seats, game.options, events,
+                                                         store.decision_times(game.key), digest)
     return pages.chunked_game(game, logs, payload, problem, bots, store.luck(game.key))
 
 

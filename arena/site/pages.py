@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from importlib.resources import files
 from typing import Any
 
 import jinja2
@@ -298,7 +299,9 @@ def board_data() -> Iterator[tuple[str, str]]:
     replays and the play page: data/board-GAME.js, data/drawing-GAME.js and
     its style sheet data/drawing-GAME.css, the drawing the game's own
     (GameSpec.board_js, board_css) or, for a game that brings none, the
-    generic view of static/boards/generic.js."""
+    generic view of static/boards/generic.js; and the replay engines for
+    the page, data/engine-GAME.js (GameSpec.engine_js; a comment for a game
+    that brings none) on the frame they share, data/text-view.js."""
     for name, spec in sorted(SPECS.items()):
         yield f"data/board-{name}.js", ("window.ArenaBoardData = window.ArenaBoardData || {};\n"
                                         f"window.ArenaBoardData[{js(name)}] = {js(spec.game.board)};\n")
@@ -308,6 +311,9 @@ def board_data() -> Iterator[tuple[str, str]]:
         style = (spec.board_css.read_text(encoding="utf-8") if spec.board_css is not None
                  else f"/* {name} brings no board style of its own */\n")
         yield f"data/drawing-{name}.css", style
+        yield f"data/engine-{name}.js", (spec.engine_js.read_text(encoding="utf-8") if spec.engine_js is not None
+                                         else f"/* {name} brings no replay engine: its replays carry their steps */\n")
+    yield "data/text-view.js", files("arena.games").joinpath("text_view.js").read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------------ a game

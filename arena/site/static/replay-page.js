@@ -2,8 +2,9 @@
    game by its number (#game=N, and #step=K for a step): this script loads
    the replay chunk holding it (data/replays/<chunk>.js, by <script> so that
    the site works from file://), shows the game's header as arena rendered
-   it, then loads the game's board drawing and static/replay.js, which
-   plays the replay, and, where the luck of its dice is stored,
+   it, then loads the game's board drawing, its replay engine (which makes
+   the game's steps from its record, where the game brings one) and
+   static/replay.js, which plays the replay, and, where the luck of its dice is stored,
    static/luck.js, which draws it. Another game in the address loads the page afresh. */
 (function () {
   "use strict";
@@ -65,7 +66,8 @@
     }
     document.getElementById("replay-data").textContent = entry.payload;
     const scripts = ["data/board-" + entry.game + ".js", "static/boards/common.js", "static/boards/generic.js",
-                     "data/drawing-" + entry.game + ".js", "static/boards/offers.js", "static/replay.js"];
+                     "data/drawing-" + entry.game + ".js", "static/boards/offers.js", "data/text-view.js",
+                     "data/engine-" + entry.game + ".js", "static/replay.js"];
     if (entry.luck) {
       document.getElementById("luck-data").textContent = JSON.stringify(entry.luck);
       document.getElementById("luck").hidden = false;
