@@ -71,9 +71,9 @@
   }
 
   class SlyydeState {
-    /* From the state's JSON: every list copied, so the argument is never changed. */
+    /* From the state's JSON: every list a step changes is copied, so the argument is never changed. */
     constructor(data, board) {
-      this.t = tables(board);
+      this.tables = tables(board);  // the board's lookup tables
       this.players = data.players;
       this.positions = data.positions.slice();
       this.rolls = data.rolls.slice();
@@ -95,8 +95,8 @@
     static initial(numPlayers, options, board) {
       // Python's options.get("first_player"): an absent option and null both mean none.
       let first = options.first_player === undefined ? null : options.first_player;
-      // typeof excludes booleans, which Python's isinstance(first, int) would let through
-      // were they not refused first; Number.isInteger refuses 1.5 as Python refuses a float.
+      // typeof refuses booleans as Python's isinstance(first, bool) does; Number.isInteger refuses
+      // 1.5 as Python refuses a float (but JSON's 1.0 is 1 here, a float there).
       if (first !== null && (typeof first !== "number" || !Number.isInteger(first) || !(first >= 0 && first < numPlayers))) {
         throw new Error("first_player must be a seat from 0 to " + (numPlayers - 1) + ", got " + compact(first));
       }
@@ -128,8 +128,8 @@
     legalActions() {
       if (this.phase === MOVE) {
         const here = this.positions[this.seat()];
-        return [{move: "roll", to: forwardTarget(here, this.die, this.t.centre)},
-                {move: "diagonal", to: this.t.diagonal.get(here)}];
+        return [{move: "roll", to: forwardTarget(here, this.die, this.tables.centre)},
+                {move: "diagonal", to: this.tables.diagonal.get(here)}];
       }
       if (this.phase === BACK6) return this.back6Targets().map((seat) => ({back6: seat}));
       return [];
@@ -285,11 +285,11 @@
       this.turns += 1;
       this.last.push({cause: "roll", seat: seat, die: die});
       const here = this.positions[seat];
-      if (this.t.diagonal.has(here) && (die === 1 || die === 6)) {
+      if (this.tables.diagonal.has(here) && (die === 1 || die === 6)) {
         this.phase = MOVE;  // the black square's option is a decision
         return;
       }
-      this.move(seat, forwardTarget(here, die, this.t.centre), "move");
+      this.move(seat, forwardTarget(here, die, this.tables.centre), "move");
     }
 
     /* The mover's own move forward (by the die or the diagonal), then
@@ -305,16 +305,16 @@
       const path = cause === "move" ? range(here, target + 1, 1) : [here, target];
       this.positions[seat] = target;
       this.last.push({cause: cause, seat: seat, from: here, to: target, path: path});
-      if (target === this.t.centre) {
+      if (target === this.tables.centre) {
         this.finish(seat);
         return;
       }
-      if (this.t.triangle.has(target)) {
+      if (this.tables.triangle.has(target)) {
         this.slyyde(seat, target);
-      } else if (!this.t.immune.has(target)) {
+      } else if (!this.tables.immune.has(target)) {
         this.bumpAll(seat, target);
       }
-      if (this.t.back6Squares.has(target) && this.players > 1) {
+      if (this.tables.back6Squares.has(target) && this.players > 1) {
         const targets = this.back6Targets();
         if (targets.length > 1) {
           this.phase = BACK6;
@@ -342,21 +342,21 @@
        triangle acts on a pawn moved backward (decisions 2-5). */
     sendBack(seat, by, cause) {
       const here = this.positions[seat];
-      const target = Math.max(this.t.start, here - BACK_STEPS);
+      const target = Math.max(this.tables.start, here - BACK_STEPS);
       this.positions[seat] = target;
       this.last.push({cause: cause, seat: seat, by: by, from: here, to: target, path: range(here, target - 1, -1)});
-      if (this.t.triangle.has(target)) this.slyyde(seat, target);
+      if (this.tables.triangle.has(target)) this.slyyde(seat, target);
     }
 
     /* The pawn on a triangle goes to its Safe square; every other pawn on
        the straight path that is not on a Safe square goes there too. */
     slyyde(seat, triangle) {
-      const {safe, line} = this.t.triangle.get(triangle);
+      const {safe, line} = this.tables.triangle.get(triangle);
       this.positions[seat] = safe;
       this.last.push({cause: "slyyde", seat: seat, from: triangle, to: safe, path: [triangle, ...line, safe]});
       for (const other of others(this.players, seat)) {
         const here = this.positions[other];
-        if (line.includes(here) && !this.t.immune.has(here) && !this.retired.includes(other)) {
+        if (line.includes(here) && !this.tables.immune.has(here) && !this.retired.includes(other)) {
           this.positions[other] = safe;
           this.last.push({cause: "sweep", seat: other, by: seat, from: here, to: safe,
                           path: [...line.slice(line.indexOf(here)), safe]});
@@ -366,7 +366,7 @@
 
     back6Targets() {
       return range(0, this.players, 1).filter((seat) =>
-        seat !== this.turn && !this.t.immune.has(this.positions[seat]) && !this.retired.includes(seat));
+        seat !== this.turn && !this.tables.immune.has(this.positions[seat]) && !this.retired.includes(seat));
     }
 
     endTurn() {
