@@ -6,7 +6,9 @@
    words} (states[0] the initial state, states[k] the state after event
    k - 1, words[k - 1] its words). SCRIPT... are loaded in order in one
    context (arena/games/text_view.js, then the game's engine.js). Prints one
-   JSON line per game: {ok: true} or {ok: false, step, what, expected, got}. */
+   JSON line per game: {ok: true} or {ok: false, step, what, expected, got}.
+   Before each decision, the engine's legalActions must give the actions
+   the record says were offered. */
 "use strict";
 const fs = require("fs");
 const vm = require("vm");
@@ -57,6 +59,17 @@ function check(record) {
     const event = record.events[k];
     const before = state;
     const frozen = JSON.stringify(before);
+    if (event.kind === "decision") {
+      let offered;
+      try {
+        offered = plain(engine.legalActions(before, record.board));
+      } catch (error) {
+        return {ok: false, step: k + 1, what: "legalActions threw: " + error.stack, event: event};
+      }
+      where = difference(event.offered, offered, "offered");
+      if (where) return {ok: false, step: k + 1, what: where, event: event, got: offered};
+      if (JSON.stringify(before) !== frozen) return {ok: false, step: k + 1, what: "legalActions changed the state"};
+    }
     let after;
     try {
       after = plain(engine.apply(before, event, record.board));

@@ -11,6 +11,11 @@
                                          object (the argument is left as it
                                          was): the state after apply_chance,
                                          apply_action or retire, to_json()
+       legalActions(state, board)        the actions offered to the seat to
+                                         decide in ``state``, in order:
+                                         state.legal_actions() (what the
+                                         referee offers), so that a record
+                                         need not carry them
        View                              the game's text view, a subclass
                                          of ArenaEngines.TextView (below)
      }
