@@ -1,9 +1,10 @@
 /* Slyyde's replay engine for the browser (the contract is in
    arena/games/text_view.js): arena/games/slyyde/engine.py and text_view.py
-   made again in JavaScript, so that a page rebuilds every state and every
-   step's words from a record's events. It must equal the Python engine on
-   every step (tests/test_engines_js.py): the structure and names below
-   follow engine.py's (camelCase), so one can be read against the other.
+   made again in JavaScript, so that a page rebuilds every state, the
+   actions offered at every decision and every step's words from a record's
+   events. It must equal the Python engine on every step
+   (tests/test_engines_js.py): the structure and names below follow
+   engine.py's (camelCase), so one can be read against the other.
 
    Positions are track numbers, 0 (Start) to 99 (Centre). The phases
    "rolloff" and "roll" are chance; "move" (the black square's diagonal) and
@@ -125,7 +126,15 @@
       return this.turn;
     }
 
+    /* engine.py's legal_actions keeps _compute_legal's list until the next
+       step; a state here lives for one step (apply and legalActions each make
+       their own), so there is nothing to keep and it computes each time. */
     legalActions() {
+      return this.computeLegal();
+    }
+
+    /* The keys of each action in the order engine.py writes them. */
+    computeLegal() {
       if (this.phase === MOVE) {
         const here = this.positions[this.seat()];
         return [{move: "roll", to: forwardTarget(here, this.die, this.tables.centre)},
@@ -428,6 +437,11 @@
     return next.toJson();
   }
 
+  /* The actions offered to the seat to decide in ``state``: state.legal_actions(). */
+  function legalActions(state, board) {
+    return new SlyydeState(state, board).legalActions();
+  }
+
   /* arena/games/slyyde/text_view.py's SlyydeTextView: each offered action's
      meaning and what each step did. The actions and effects it reads are
      the engine's, which always carry the keys read here. */
@@ -476,5 +490,5 @@
     }
   }
 
-  engines.slyyde = {initial: initial, apply: apply, View: SlyydeView};
+  engines.slyyde = {initial: initial, apply: apply, legalActions: legalActions, View: SlyydeView};
 })(typeof window !== "undefined" ? window : globalThis);
