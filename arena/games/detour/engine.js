@@ -537,7 +537,10 @@
       keys.every((key) => Object.prototype.hasOwnProperty.call(action, key) && action[key] === legal[key]);
   }
 
-  /* The state after ``event``, as arena/games/events.py's replay makes it. */
+  /* The state after ``event``, as arena/games/events.py's replay makes it
+     (_apply_event): a decision as the referee recorded it (the actions
+     offered and the index chosen) or as a record stores it (the index and
+     the action chosen, which the engine must offer there). */
   function apply(data, event, board) {
     const state = DetourState.fromJson(tables(board), data);
     if (event.kind === "chance") {
@@ -549,13 +552,26 @@
       if (state.currentPlayer() !== event.seat) {
         throw new Error("seat " + event.seat + " recorded, seat " + state.currentPlayer() + " is to decide");
       }
-      state.applyAction(pyItem(event.offered, event.chosen));
+      let offered = event.offered;
+      if ("action" in event) {
+        offered = state.legalActions();
+        if (!(event.chosen >= 0 && event.chosen < offered.length) || !sameAction(offered[event.chosen], event.action)) {
+          throw new Error("the engine does not offer the recorded action at " + event.chosen +
+            ": the record was made under other rules");
+        }
+      }
+      state.applyAction(pyItem(offered, event.chosen));
     }
     return state.toJson();
   }
 
   function initial(players, options, board) {
     return DetourState.initial(tables(board), board, players, options).toJson();
+  }
+
+  /* The actions offered to the seat to decide in ``data``: state.legal_actions(). */
+  function legalActions(data, board) {
+    return DetourState.fromJson(tables(board), data).legalActions();
   }
 
   // ---------------------------------------------------------------- the words
@@ -674,5 +690,5 @@
     }
   }
 
-  ArenaEngines.detour = {initial: initial, apply: apply, View: DetourTextView};
+  ArenaEngines.detour = {initial: initial, apply: apply, legalActions: legalActions, View: DetourTextView};
 })();
