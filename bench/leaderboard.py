@@ -98,7 +98,7 @@ class Distinct:
     forfeits: tuple[Forfeit, ...]
     scores: tuple[float, ...] | None
     decisions: int
-    blobs: dict[str, bytes | None]
+    blobs: dict[str, bytes | str | None]
     replay_format: int | None
     luck: dict[str, Any] | None
 
@@ -185,8 +185,8 @@ def _rows(total: int, bots: list[BotSpec], pool: dict[tuple[str, int], list[Dist
                made.termination.value, json.dumps([forfeit.to_json() for forfeit in made.forfeits]),
                made.forfeits[0].seat if made.forfeits else None, made.forfeits[0].detail if made.forfeits else None,
                None if made.scores is None else json.dumps(list(made.scores)), made.decisions, 0.1,
-               json.dumps([None] * players), now + number * 0.01, 1.0, made.blobs["record"], made.blobs["replay"],
-               made.replay_format, made.blobs["decision_times"],
+               json.dumps([None] * players), now + number * 0.01, 1.0, made.blobs["record"], made.blobs["offered"],
+               made.blobs["replay"], made.replay_format, made.blobs["decision_times"],
                None if made.luck is None else json.dumps(made.luck, separators=(",", ":"))), [
             (key, seat, bot_id, name, players, points[seat], made.placements[seat], forfeited.get(seat), totals[seat])
             for seat, bot_id in enumerate(seats)]
@@ -194,7 +194,7 @@ def _rows(total: int, bots: list[BotSpec], pool: dict[tuple[str, int], list[Dist
 
 GAME_COLUMNS = ("key", "game", "round", "job_order", "seed", "players", "seats", "options", "winners",
                 "placements", "termination", "forfeits", "forfeit_seat", "detail", "scores", "decisions",
-                "duration", "logs", "finished_at", "move_timeout", "record", "replay", "replay_format",
+                "duration", "logs", "finished_at", "move_timeout", "record", "offered", "replay", "replay_format",
                 "decision_times", "luck")
 
 

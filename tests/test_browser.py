@@ -13,6 +13,7 @@ import dataclasses
 import json
 import shutil
 import time
+import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -421,6 +422,35 @@ def test_replays_are_found_in_their_chunks_and_a_missing_game_is_said(site, watc
     page.goto(url(tmp_path / "site" / "replay.html") + f"#game={len(numbered) + 7}")
     page.wait_for_selector("#replay[data-ready='error']")
     assert f"There is no game {len(numbered) + 7} on this site." in page.inner_text("#replay")
+
+
+def test_a_record_made_under_other_rules_is_said_not_shown_wrong(site, watched, tmp_path):
+    """The page replays a game's record with the game's engine: a record
+    whose offered actions digest to something else, or whose chosen action
+    the engine does not offer, was made under other rules; the page says so
+    and shows only the steps that replayed."""
+    db = tmp_path / "arena.db"
+    with Store(site.db) as store:
+        store.db.execute("VACUUM INTO ?", [str(db)])
+        games = [g for g in store.games(game="detour") if g.termination is Termination.NORMAL][:2]
+    with Store(db, writer=True) as store:
+        store.db.execute("UPDATE games SET offered = '00000000' WHERE key = ?", [games[0].key])
+        events, _ = store.record(games[1].key)
+        changed = next(n for n, event in enumerate(events) if event["kind"] == "decision" and n > 3)
+        events[changed]["action"] = {"not": "offered"}
+        store.db.execute("UPDATE games SET record = ? WHERE key = ?",
+                         [zlib.compress(json.dumps(events).encode()), games[1].key])
+        builder.build(store, tmp_path / "site")
+        steps = {g.key: len(store.record(g.key)[0]) for g in games}
+    page = watched.page
+    for game, shown, said in ((games[0], steps[games[0].key], "the record was made under other rules"),
+                              (games[1], changed, f"does not replay on this engine after step {changed}")):
+        page.goto("about:blank")
+        page.goto(url(tmp_path / "site" / "replay.html") + f"#game={numbers(db)[game.key]}")
+        page.wait_for_selector("#replay[data-ready='1']")
+        assert said in page.inner_text("#replay .problem")
+        assert page.get_attribute("#r-slider", "max") == str(shown)
+    watched.assert_clean()
 
 
 def test_an_old_game_page_address_opens_the_game_at_its_step(site, watched, tmp_path):
