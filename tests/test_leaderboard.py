@@ -194,14 +194,16 @@ def numbers(db: Path) -> dict[str, int]:
 
 
 def entries(site: Site) -> dict[str, dict]:
-    """Each game's entry in its replay chunk, by key."""
+    """Each game's entry in its replay chunk, by key: its game and seat
+    count, and what its payload holds (head, problem, luck, replay)."""
     chunks: dict[int, dict] = {}
     found = {}
     for key, n in numbers(site.db).items():
         chunk = paths.replay_chunk(n)
         if chunk not in chunks:
             chunks[chunk] = loaded(site.out / paths.replay_chunk_path(chunk), f"ArenaReplays.add({chunk}, ")
-        found[key] = chunks[chunk][str(n)]
+        entry = chunks[chunk][str(n)]
+        found[key] = {"game": entry["game"], "players": entry["players"], **replays.decoded(entry["payload"])}
     return found
 
 
@@ -213,10 +215,6 @@ def records(data: dict, kind: str) -> list[dict]:
     """Rows or bots of the games list with their fields by name (the names
     data/games.js carries, as arena/site/schema.json orders them)."""
     return [dict(zip(data["fields"][kind], record, strict=True)) for record in data[kind]]
-
-
-def decode_replay(entry: dict) -> dict:
-    return json.loads(zlib.decompress(base64.b64decode(entry["payload"])))
 
 
 def stored(db: Path) -> tuple[list[dict], dict]:
@@ -428,7 +426,7 @@ def test_every_game_has_a_replay_that_is_the_engines(site):
     kinds = set()
     with Store(site.db) as store:
         for game in games:
-            replayed = decode_replay(shown[game.key])
+            replayed = shown[game.key]["replay"]
             record, digest = store.record(game.key)
             events = whole_events(store, game.key)
             if get_spec(game.game).engine_js is not None:
@@ -462,7 +460,7 @@ def test_a_tournament_stores_replays_only_where_the_page_cannot_replay_the_recor
     assert not any(kept[game.key] for game in games if get_spec(game.game).engine_js is not None)
     chunked = entries(site)
     for key, payload in made.items():
-        assert chunked[key]["payload"] == payload and kept[key] in (None, payload)
+        assert chunked[key]["replay"] == replays.decoded(payload) and kept[key] in (None, payload)
 
 
 def test_the_tournament_made_each_replay_entry_as_its_games_luck_was_stored(site):
@@ -527,9 +525,14 @@ def test_the_games_list_and_the_replays_are_what_the_schema_says(site):
     validator("gamesChunk").validate(loaded(site.out / paths.list_chunk_path(0), "ArenaGamesList.add(0, "))
     chunk = loaded(site.out / paths.replay_chunk_path(0), "ArenaReplays.add(0, ")
     validator("replayChunk").validate(chunk)
+    kinds = set()
     for entry in list(chunk.values())[:20]:
+        shown = replays.decoded(entry["payload"])
+        validator("gamePayload").validate(shown)
         kind = "replay" if get_spec(entry["game"]).engine_js is None else "recordReplay"
-        validator(kind).validate(decode_replay(entry))
+        validator(kind).validate(shown["replay"])
+        kinds.add(kind)
+    assert "recordReplay" in kinds
 
 
 def test_a_patch_is_never_a_plain_object():
@@ -770,7 +773,7 @@ def test_a_record_that_does_not_replay_gets_a_page_that_says_so(copy, monkeypatc
         builder.build(store, copy.out)
     shown = entries(copy)
     assert "does not replay on this engine after step 5" in shown["broken/1"]["problem"]
-    assert decode_replay(shown["broken/1"])["events"] == broken[:5]
+    assert shown["broken/1"]["replay"]["events"] == broken[:5]
     assert "no 'chess' engine" in shown["chess/1"]["problem"]
 
 

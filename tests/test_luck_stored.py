@@ -18,6 +18,7 @@ import pytest
 from support import arena, random_bots, undo_schema_12
 from test_leaderboard import loaded, numbers
 
+from arena.games import replays
 from arena.luck.measure import game_luck
 from arena.site import paths
 from arena.stats.luck import LUCK_FIELDS, Moments
@@ -99,7 +100,7 @@ def test_the_site_shows_each_games_luck_and_the_luck_each_bot_received(played):
         for key, number in numbers(root / "arena.db").items():
             chunk = paths.replay_chunk(number)
             games = loaded(root / "leaderboard" / paths.replay_chunk_path(chunk), f"ArenaReplays.add({chunk}, ")
-            assert games[str(number)]["luck"] == store.luck(key)
+            assert replays.decoded(games[str(number)]["payload"])["luck"] == store.luck(key)
         bots = store.bots()
     for row in rows:
         if row["luck"] is None:

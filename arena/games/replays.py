@@ -46,15 +46,15 @@ def with_replay(record: GameRecord) -> GameRecord:
     return record if problem else dataclasses.replace(record, replay=payload, replay_format=REPLAY_FORMAT)
 
 
-def record_payload(options: dict[str, Any], events: list[StoredEvent], digest: str | None,
-                   times: DecisionTimes) -> str:
-    """The replay of a game that brings a replay engine for the browser, as
-    the page embeds it: base64 of zlib-compressed JSON ``{"options": {...},
-    "record": [...], "offered": digest, "timeout_ms": ..., "answer_ms": [...]}``
-    (schema.json, ``$defs/recordReplay``): the events as stored, from which
-    static/replay.js makes every state, offered action and step's words
-    with the game's engine.js, checking the offered actions' digest."""
-    return _payload({"options": options, "record": events, "offered": digest, **_times(events, times)})
+def record_replay(options: dict[str, Any], events: list[StoredEvent], digest: str | None,
+                  times: DecisionTimes) -> dict[str, Any]:
+    """The replay of a game that brings a replay engine for the browser:
+    ``{"options": {...}, "record": [...], "offered": digest, "timeout_ms":
+    ..., "answer_ms": [...]}`` (schema.json, ``$defs/recordReplay``): the
+    events as stored, from which static/replay.js makes every state,
+    offered action and step's words with the game's engine.js, checking
+    the offered actions' digest."""
+    return {"options": options, "record": events, "offered": digest, **_times(events, times)}
 
 
 def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any],
@@ -94,7 +94,7 @@ def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any],
             problem = f"the record does not replay on this engine after step {max(0, len(patches) - 1)}: {exc}"
     shown = whole[:len(words)]
     data = {"events": shown, "patches": patches[:len(shown) + 1], "words": words, **_times(shown, times)}
-    return _payload(data), len(patches), problem
+    return encoded(data), len(patches), problem
 
 
 def _times(events: Sequence[Event | StoredEvent], times: DecisionTimes) -> dict[str, Any]:
@@ -104,8 +104,14 @@ def _times(events: Sequence[Event | StoredEvent], times: DecisionTimes) -> dict[
             "answer_ms": [round(seconds * 1000, 1) for seconds in times.seconds[:decisions]]}
 
 
-def _payload(data: dict[str, Any]) -> str:
+def encoded(data: dict[str, Any]) -> str:
+    """JSON as a page embeds it: zlib-compressed and base64-encoded."""
     return base64.b64encode(zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 6)).decode("ascii")
+
+
+def decoded(payload: str) -> Any:
+    """The JSON a payload (``encoded``) holds."""
+    return json.loads(zlib.decompress(base64.b64decode(payload)))
 
 
 def stored_words(words: StepWords, event: Event) -> StepWords:

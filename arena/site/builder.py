@@ -55,7 +55,7 @@ from arena.stats.standings import Tally
 from arena.store import Store
 
 MANIFEST = "manifest.json"  # what the replay chunks and log pages were made from
-CHUNK_LAYOUT = 1  # changes whenever what a replay chunk holds of a game (pages.chunked_game) does
+CHUNK_LAYOUT = 2  # changes whenever what a replay chunk holds of a game (pages.chunked_game) does
 STATIC = package_path("arena.site", "static")
 TEMPLATES = package_path("arena.site", "templates")
 RATE_ELSEWHERE_FROM = 20_000  # stored games from which a build counting every game rates them in another process
@@ -497,16 +497,16 @@ def _chunked_game(store: Store, game: StoredGame, logs: list[dict[str, Any] | No
     engine for the page; else the replay stored with the game, or made here
     from its record where none was stored."""
     events, digest = store.record(game.key)
-    payload: str | None
-    problem: str | None = None
+    problem = None
     if game.game in GAMES and get_spec(game.game).engine_js is not None:
-        payload = replays.record_payload(game.options, events, digest, store.decision_times(game.key))
+        replay = replays.record_replay(game.options, events, digest, store.decision_times(game.key))
     else:
-        payload = store.replay(game.key, replays.REPLAY_FORMAT)
-        if payload is None:
-            payload, _, problem = replays.replay_payload(game.game, game.seats, game.options, events,
-                                                         store.decision_times(game.key), digest)
-    return pages.chunked_game(game, logs, payload, problem, bots, store.luck(game.key))
+        stored = store.replay(game.key, replays.REPLAY_FORMAT)
+        if stored is None:
+            stored, _, problem = replays.replay_payload(game.game, game.seats, game.options, events,
+                                                        store.decision_times(game.key), digest)
+        replay = replays.decoded(stored)
+    return pages.chunked_game(game, logs, replay, problem, bots, store.luck(game.key))
 
 
 def _write_replay_chunk(store: Store, out: Path, chunk: int, keys: list[str], bots: dict[str, list[Any]],

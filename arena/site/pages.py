@@ -16,7 +16,7 @@ import jinja2
 from markupsafe import Markup
 
 from arena import results
-from arena.games import SPECS
+from arena.games import SPECS, replays
 from arena.model import FORFEITS, StoredGame
 from arena.site import paths, schema
 from arena.site.charts import history_legend, history_svg, interval_bars
@@ -319,12 +319,14 @@ def board_data() -> Iterator[tuple[str, str]]:
 # ------------------------------------------------------------------ a game
 
 
-def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], payload: str, problem: str | None,
+def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], replay: dict[str, Any], problem: str | None,
                  bots: dict[str, list[Any]], luck: dict[str, Any] | None = None) -> dict[str, Any]:
     """A game as its replay chunk holds it (schema.json, ``$defs/chunkedGame``):
-    its header rendered (templates/game.html), its replay (the payload of
-    arena.games.replays, and why it stops early if it does) and the luck of
-    its dice. Who won, drew or lost is arena.results' verdict
+    its game and seats, and, in one payload (zlib and base64,
+    ``$defs/gamePayload``), its header rendered (templates/game.html), its
+    replay (arena.games.replays: the record, or the states and words made
+    in Python), why the replay stops early if it does, and the luck of its
+    dice. Who won, drew or lost is arena.results' verdict
     on the placements: a shared first place is a draw between those sharing
     it. ``logs`` are the seats' stderr logs (arena.site.data.StderrLogs.seat_logs):
     a forfeiting seat's last lines are shown beside its forfeit. ``luck`` is
@@ -343,8 +345,8 @@ def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], payload: s
     # A first place shared by some seats and not all: name those who share it.
     shared = [s for s in seats if s["drew"]] if any(not s["drew"] for s in seats) else []
     head = render("game.html", "", game=game, seats=seats, shared=shared, when=format_time(game.finished_at))
-    return {"game": game.game, "players": game.players, "head": head, "payload": payload, "problem": problem,
-            "luck": luck if luck and "totals" in luck else None}
+    shown = {"head": head, "problem": problem, "luck": luck if luck and "totals" in luck else None, "replay": replay}
+    return {"game": game.game, "players": game.players, "payload": replays.encoded(shown)}
 
 
 def replay_chunk(chunk: int, games: dict[int, dict[str, Any]]) -> str:

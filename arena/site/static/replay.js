@@ -1,7 +1,7 @@
 /* The replay player of replay.html.
 
-   static/replay-page.js puts the game's replay chunk entry on the page
-   (#replay-data, zlib-compressed and base64-encoded): the record, from
+   static/replay-page.js puts the game's replay on the page (#replay-data,
+   JSON): the record, from
    which the game's replay engine makes every step (fromRecord), or, for a
    game that brings none, the record (events) with, for every step, the
    fields of the engine's state JSON that changed and its words. Step 0 is the initial state; step k is the state after
@@ -58,13 +58,6 @@
     root.setAttribute("data-ready", "error");
   }
 
-  async function decode(text) {
-    const binary = atob(text.trim());
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
-    return JSON.parse(await new Response(stream).text());
-  }
 
   /* Patches as arena/site/schema.json ($defs/patch) describes them and
      arena/site/replays.py's state_patch writes them: {$v} a dict whole,
@@ -428,7 +421,7 @@
     if (!factory || !board) { fail("This site has no board drawing for " + game + "."); return; }
     let data;
     try {
-      data = await decode($("replay-data").textContent);
+      data = JSON.parse($("replay-data").textContent);
     } catch (error) {
       fail("The replay data could not be read: " + error);
       return;
