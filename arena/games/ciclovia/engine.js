@@ -8,7 +8,9 @@
 
    A state is rebuilt from its JSON (CicloviaState.fromJson, as Python's
    from_json), changed by the event as the Python engine changes it, and
-   written out again (toJson): the argument is never touched. */
+   written out again (toJson): the argument is never touched. legalActions
+   makes the actions offered at a decision again, which a stored record
+   does not carry (its decisions name the action chosen). */
 (function (global) {
   "use strict";
   const engines = global.ArenaEngines;
@@ -104,6 +106,7 @@
      legal_actions()``): a bool is the int 0 or 1, a dict's key order does
      not count. */
   function pyEquals(a, b) {
+    if (a === b) return true;
     if (typeof a === "boolean") a = Number(a);
     if (typeof b === "boolean") b = Number(b);
     if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return a === b;
@@ -115,7 +118,10 @@
     }
     const keys = Object.keys(a), others = Object.keys(b);
     if (keys.length !== others.length) return false;
-    for (const key of keys) if (!others.includes(key) || !pyEquals(a[key], b[key])) return false;
+    for (const key of keys) {
+      // Equal values (the usual case) need no more: a value JSON gives is never one b could inherit.
+      if (a[key] !== b[key] && (!others.includes(key) || !pyEquals(a[key], b[key]))) return false;
+    }
     return true;
   }
 
@@ -144,8 +150,10 @@
     }
   }
 
-  /* One position (engine.py's CicloviaState). Dice are arrays as Python's
-     tuples: [colour, value] on a block, [colour, value, doubled] held. */
+  /* One position (engine.py's CicloviaState). Where Python holds a die as a
+     tuple, this holds it as the state's JSON does: {colour, value} on a
+     block, {colour, value, doubled, points} held. A die is never changed,
+     so states share them (the lists that hold them are copied). */
   class CicloviaState {
     constructor(players, c) {
       this.c = c;   // the board's derived constants (Python's module constants)
@@ -208,8 +216,8 @@
       const move = this.move;
       if (move.collecting) {
         const takes = this.matchingBlocks(this.pos[this.seat]).map((block) => {
-          const [colour, value] = this.blocks[block];
-          return {take: block, colour: colour, value: value};
+          const die = this.blocks[block];
+          return {take: block, colour: die.colour, value: die.value};
         });
         return takes.concat([{leave: true}]);
       }
@@ -241,7 +249,7 @@
     /* Blocks whose door at ``space`` shows their die's value. */
     matchingBlocks(space) {
       const blocks = this.blocks;
-      return this.c.DOORS_AT[space].filter(([b, number]) => blocks[b] !== null && blocks[b][1] === number)
+      return this.c.DOORS_AT[space].filter(([b, number]) => blocks[b] !== null && blocks[b].value === number)
         .map(([b]) => b);
     }
 
@@ -249,8 +257,10 @@
        colour (decision 10). */
     missing(seat) {
       const held = [];
-      for (const [colour, , doubled] of this.dice[seat]) if (!doubled) held.push(colour);
-      return this.c.COLOURS.filter((colour) => !held.includes(colour));
+      for (const die of this.dice[seat]) if (!die.doubled) held.push(die.colour);
+      const missing = [];
+      for (const colour of this.c.COLOURS) if (!held.includes(colour)) missing.push(colour);
+      return missing;
     }
 
     hasEveryColour(seat) {
@@ -262,7 +272,7 @@
     canStillComplete(seat) {
       const missing = this.missing(seat);
       if (this.stage === 1 || !missing.length) return true;
-      const onBoard = this.blocks.filter((die) => die !== null).map((die) => die[0]);
+      const onBoard = this.blocks.filter((die) => die !== null).map((die) => die.colour);
       if (missing.some((colour) => !onBoard.includes(colour))) return false;
       if (!this.doubleNext[seat]) return true;
       const needed = missing.filter((colour) => colour !== "orange").length;
@@ -277,7 +287,7 @@
       const totals = [];
       for (let seat = 0; seat < this.players; seat++) {
         let total = 0;
-        for (const die of this.dice[seat]) total += diePoints(...die);
+        for (const die of this.dice[seat]) total += diePoints(die.colour, die.value, die.doubled);
         totals.push(total
           + (this.lightFirst === seat ? LIGHT_BONUS : 0)
           + (this.arrivalFirst === seat ? ARRIVAL_BONUS : 0)
@@ -309,7 +319,7 @@
       const placed = [];
       stageBlocks.forEach((block, k) => {
         const colour = this.deck[k], value = values[k];
-        this.blocks[block] = [colour, value];
+        this.blocks[block] = {colour: colour, value: value};
         placed.push({block: block, colour: colour, value: value});
       });
       this.deck = null;
@@ -379,13 +389,14 @@
 
     take(block) {
       const seat = this.seat, move = this.move;
-      const [colour, value] = this.blocks[block];
+      const {colour, value} = this.blocks[block];
       this.blocks[block] = null;
       const doubled = this.doubleNext[seat];
-      this.dice[seat].push([colour, value, doubled]);
+      const points = diePoints(colour, value, doubled);
+      this.dice[seat].push({colour: colour, value: value, doubled: doubled, points: points});
       this.doubleNext[seat] = colour === "orange";
       this.last.push({cause: "take", rider: seat, block: block, colour: colour, value: value, doubled: doubled,
-                      points: diePoints(colour, value, doubled)});
+                      points: points});
       this.progress();
       if (colour === "green" && !move.extra) {
         move.extra = true;
@@ -433,7 +444,7 @@
       for (const block of c.STAGE_BLOCKS[1]) {
         const die = this.blocks[block];
         if (die !== null) {
-          gathered[die[0]] += 1;
+          gathered[die.colour] += 1;
           this.blocks[block] = null;
         }
       }
@@ -545,11 +556,10 @@
         move: this.move === null ? null : this.move.toJson(),
         riders: this.pos.map((space, s) => ({
           seat: s, space: space, facing: this.facing[s], arrived: this.arrived[s], double_next: this.doubleNext[s],
-          dice: this.dice[s].map(([colour, value, doubled]) => (
-            {colour: colour, value: value, doubled: doubled, points: diePoints(colour, value, doubled)})),
+          dice: this.dice[s].slice(),
           missing: this.missing(s),
           score: totals[s]})),
-        blocks: this.blocks.map((die) => die === null ? null : {colour: die[0], value: die[1]}),
+        blocks: this.blocks.slice(),
         deck: this.deck === null ? null : this.deck.slice(),
         box: Object.assign({}, this.box),
         bonuses: {light: this.lightFirst, arrival: this.arrivalFirst},
@@ -557,7 +567,7 @@
         ending: this.ending,
         retired: this.retired.slice(),
         scores: totals,
-        last: this.last.map((effect) => Object.assign({}, effect)),
+        last: this.last.slice(),
       };
     }
 
@@ -584,9 +594,9 @@
         state.facing.push(r.facing);
         state.arrived.push(r.arrived);
         state.doubleNext.push(r.double_next);
-        state.dice.push(r.dice.map((d) => [d.colour, d.value, d.doubled]));
+        state.dice.push(r.dice.slice());
       }
-      state.blocks = data.blocks.map((b) => b === null ? null : [b.colour, b.value]);
+      state.blocks = data.blocks.slice();
       state.deck = data.deck === null ? null : data.deck.slice();
       state.box = Object.assign({}, data.box);
       state.lightFirst = data.bonuses.light;
@@ -594,7 +604,7 @@
       state.final = data.final_round === null ? null : data.final_round.slice();
       state.ending = data.ending;
       state.retired = data.retired.slice();
-      state.last = data.last.map((effect) => Object.assign({}, effect));
+      state.last = data.last.slice();  // effects, like dice, are never changed
       state.legal = null;
       return state;
     }
@@ -610,7 +620,8 @@
     return new CicloviaState(players, city(board)).toJson();
   }
 
-  /* The state after one event, as arena/games/events.py's replay applies it. */
+  /* The state after one event, as arena/games/events.py's replay applies
+     it (_apply_event). */
   function apply(state, event, board) {
     const next = CicloviaState.fromJson(state, board);
     if (event.kind === "chance") {
@@ -622,21 +633,38 @@
       if (next.currentPlayer() !== event.seat) {
         throw new Error("seat " + event.seat + " recorded, seat " + next.currentPlayer() + " is to decide");
       }
-      next.applyAction(offeredAction(event));
+      next.applyAction(chosenAction(next, event));
     }
     return next.toJson();
   }
 
-  /* event.offered[event.chosen], indexed as Python indexes a list (a
-     negative index counts from the end; one out of range fails). */
-  function offeredAction(event) {
-    const offered = event.offered;
-    const index = event.chosen < 0 ? event.chosen + offered.length : event.chosen;
-    const action = offered[index];
-    if (action === undefined || !Number.isInteger(index)) {
-      throw new Error("no offered action " + compact(event.chosen) + " of " + offered.length);
+  /* The actions offered to the seat to decide in ``state``, in order (state.legal_actions()). */
+  function legalActions(state, board) {
+    return CicloviaState.fromJson(state, board).legalActions();
+  }
+
+  /* The action a decision chose (events._apply_event): the referee's event
+     carries the actions offered, and event.offered[event.chosen] is indexed
+     as Python indexes a list (a negative index counts from the end); a
+     stored one ({seat, chosen, action}) names the action the engine must
+     offer at ``chosen``. */
+  function chosenAction(state, event) {
+    if (!("action" in event)) {
+      const offered = event.offered;
+      const index = event.chosen < 0 ? event.chosen + offered.length : event.chosen;
+      const action = offered[index];
+      if (action === undefined || !Number.isInteger(index)) {
+        throw new Error("no offered action " + compact(event.chosen) + " of " + offered.length);
+      }
+      return action;
     }
-    return action;
+    const offered = state.legalActions();
+    if (!(Number.isInteger(event.chosen) && event.chosen >= 0 && event.chosen < offered.length) ||
+        !pyEquals(offered[event.chosen], event.action)) {
+      throw new Error("the engine does not offer the recorded action at " + compact(event.chosen) +
+                      ": the record was made under other rules");
+    }
+    return offered[event.chosen];
   }
 
   // ------------------------------------------------------------- the words
@@ -720,5 +748,5 @@
     }
   }
 
-  engines.ciclovia = {initial: initial, apply: apply, View: View};
+  engines.ciclovia = {initial: initial, apply: apply, legalActions: legalActions, View: View};
 })(typeof window !== "undefined" ? window : globalThis);
