@@ -97,7 +97,8 @@
     }
 
     seat(seat) {
-      if (seat === null || seat === undefined || !(seat >= 0 && seat < this.names.length)) return "seat " + seat;
+      if (seat === null || seat === undefined) return "seat None";  // Python's f"seat {None}"
+      if (!(seat >= 0 && seat < this.names.length)) return "seat " + seat;
       return this.names[seat];
     }
 
