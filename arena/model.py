@@ -61,8 +61,22 @@ class RetireEvent(TypedDict):
     reason: str
 
 
-# One event of a game's record, told apart by "kind"; JSON as it is stored.
+class ChosenEvent(TypedDict):
+    """A decision as a record keeps it (arena.games.events.stored_events):
+    the action seat ``seat`` chose, at ``chosen`` among the actions its
+    engine offers there, which the engine makes again on replay."""
+
+    kind: Literal["decision"]
+    seat: int
+    chosen: int
+    action: dict[str, Any]
+
+
+# One event of a game's record, told apart by "kind"; JSON as the referee
+# wrote it.
 Event = ChanceEvent | DecisionEvent | RetireEvent
+# One event as a record is stored: a decision without its offered actions.
+StoredEvent = ChanceEvent | ChosenEvent | RetireEvent
 
 
 FORFEITS = (Termination.TIMEOUT, Termination.CRASH, Termination.ILLEGAL, Termination.BAD_OUTPUT)

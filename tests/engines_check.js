@@ -2,11 +2,13 @@
    records tests/test_engines_js.py wrote, and says where it first differs
    from the Python engine and text view.
    node engines_check.js CASES SCRIPT...: CASES is a file of JSON lines, one
-   game each: {game, players, options, board, names, you, events, states,
-   words} (states[0] the initial state, states[k] the state after event
+   game each: {game, players, options, board, names, you, events, digest,
+   states, words} (states[0] the initial state, states[k] the state after event
    k - 1, words[k - 1] its words). SCRIPT... are loaded in order in one
    context (arena/games/text_view.js, then the game's engine.js). Prints one
-   JSON line per game: {ok: true} or {ok: false, step, what, expected, got}. */
+   JSON line per game: {ok: true} or {ok: false, step, what, expected, got}.
+   Before each decision, the engine's legalActions must give the actions
+   the record says were offered, and their digest the record's (digest). */
 "use strict";
 const fs = require("fs");
 const vm = require("vm");
@@ -52,11 +54,24 @@ function check(record) {
     return {ok: false, step: 0, what: "initial threw: " + error.stack};
   }
   let where = difference(record.states[0], state, "state");
+  const offeredLists = [];
   if (where) return {ok: false, step: 0, what: where, expected: record.states[0], got: state};
   for (let k = 0; k < record.events.length; k++) {
     const event = record.events[k];
     const before = state;
     const frozen = JSON.stringify(before);
+    if (event.kind === "decision") {
+      let offered;
+      try {
+        offered = plain(engine.legalActions(before, record.board));
+      } catch (error) {
+        return {ok: false, step: k + 1, what: "legalActions threw: " + error.stack, event: event};
+      }
+      offeredLists.push(offered);
+      where = difference(event.offered, offered, "offered");
+      if (where) return {ok: false, step: k + 1, what: where, event: event, got: offered};
+      if (JSON.stringify(before) !== frozen) return {ok: false, step: k + 1, what: "legalActions changed the state"};
+    }
     let after;
     try {
       after = plain(engine.apply(before, event, record.board));
@@ -76,6 +91,8 @@ function check(record) {
     if (where) return {ok: false, step: k + 1, what: where, event: event, expected: record.words[k], got: words};
     state = after;
   }
+  const digest = context.ArenaEngines.util.offeredDigest(offeredLists);
+  if (digest !== record.digest) return {ok: false, step: null, what: "digest", expected: record.digest, got: digest};
   return {ok: true};
 }
 

@@ -2,7 +2,8 @@
 contract in arena/games/text_view.js) makes the states and words the
 game's Python engine and text view make: on seeded random games of every
 player count and option set, with and without retirements, every state
-after every event and every step's words, compared in node
+after every event, the actions offered at every decision and every step's
+words, and the digest of the offered actions, compared in node
 (tests/engines_check.js), with seats named alike (a bot in two seats) and
 with a seat spoken to ("you")."""
 
@@ -17,7 +18,7 @@ import pytest
 from test_conformance import playout_with_retirements
 
 from arena.games import GAMES, SPECS
-from arena.games.events import replay
+from arena.games.events import offered_digest, replay, stored_events
 from arena.games.playout import random_playout
 from arena.games.text_view import TextView
 
@@ -56,7 +57,7 @@ def record_case(name: str, players: int, options: dict, seed: int) -> dict:
     states = [state.to_json() for state in replay(game, players, options, events)]
     words = [view.step(states[k], event, states[k + 1]) for k, event in enumerate(events)]
     return {"game": name, "players": players, "options": options, "board": game.board, "names": names,
-            "you": you, "events": events, "states": states, "words": words}
+            "you": you, "events": events, "digest": stored_events(events)[1], "states": states, "words": words}
 
 
 def check_in_node(node: str, name: str, cases: list[dict], folder: Path) -> list[dict]:
@@ -94,7 +95,7 @@ def test_the_check_finds_a_state_that_differs(node, tmp_path):
     step where it goes wrong, with where."""
     engine = tmp_path / "wrong.js"
     engine.write_text(
-        "ArenaEngines.counter = {initial: () => ({n: 0, last: []}),\n"
+        "ArenaEngines.counter = {initial: () => ({n: 0, last: []}), legalActions: () => [],\n"
         "  apply: (state, event) => ({n: state.n + (state.n === 2 ? 2 : 1), last: []}),\n"
         "  View: ArenaEngines.TextView};\n")
     events = [{"kind": "chance", "stream": "dice", "purpose": "roll", "values": [v]} for v in (1, 2, 3, 4)]
@@ -107,3 +108,27 @@ def test_the_check_finds_a_state_that_differs(node, tmp_path):
                           capture_output=True, text=True, check=True)
     result = json.loads(done.stdout)
     assert (result["ok"], result["step"], result["what"]) == (False, 3, "state.n")
+
+
+def test_the_check_finds_an_offer_the_engine_does_not_make(node, tmp_path):
+    engine = tmp_path / "short.js"
+    engine.write_text(
+        "ArenaEngines.counter = {initial: () => ({n: 0, last: []}), legalActions: () => [{step: 1}],\n"
+        "  apply: (state, event) => ({n: state.n + 1, last: []}), View: ArenaEngines.TextView};\n")
+    offered = [{"step": 1}, {"step": 2}]
+    case = {"game": "counter", "players": 1, "options": {}, "board": {}, "names": ["alpha"], "you": None,
+            "events": [{"kind": "decision", "seat": 0, "offered": offered, "chosen": 0}],
+            "digest": offered_digest([offered]),
+            "states": [{"n": 0, "last": []}, {"n": 1, "last": []}],
+            "words": [{"line": 'alpha chooses: {"step":1}', "effects": [],
+                       "offered": ['{"step":1}', '{"step":2}'], "forced": False}]}
+    cases_file = tmp_path / "cases.jsonl"
+    cases_file.write_text(json.dumps(case) + "\n")
+    done = subprocess.run([node, str(CHECK), str(cases_file), str(FRAME), str(engine)],
+                          capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout)
+    assert (result["ok"], result["step"], result["what"]) == (False, 1, "offered.length")
+    engine.write_text(engine.read_text().replace("[{step: 1}]", "[{step: 1}, {step: 2}]"))
+    done = subprocess.run([node, str(CHECK), str(cases_file), str(FRAME), str(engine)],
+                          capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == {"ok": True}

@@ -11,6 +11,11 @@
                                          object (the argument is left as it
                                          was): the state after apply_chance,
                                          apply_action or retire, to_json()
+       legalActions(state, board)        the actions offered to the seat to
+                                         decide in ``state``, in order:
+                                         state.legal_actions() (what the
+                                         referee offers), so that a record
+                                         need not carry them
        View                              the game's text view, a subclass
                                          of ArenaEngines.TextView (below)
      }
@@ -39,6 +44,36 @@
     return JSON.stringify(value).replace(/[\u0080-\uffff]/g, function (c) {
       return "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0");
     });
+  }
+
+  /* JSON with every object's keys sorted, as json.dumps(value,
+     sort_keys=True, separators=(",", ":")) writes it. */
+  function canonical(value) {
+    if (value === null || typeof value !== "object") return compact(value);
+    if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
+    return "{" + Object.keys(value).sort().map(function (key) {
+      return compact(key) + ":" + canonical(value[key]);
+    }).join(",") + "}";
+  }
+
+  let crcTable = null;
+
+  /* The digest of a game's offered actions, a list of each decision's
+     list (arena.games.events.offered_digest): CRC-32 of their canonical
+     JSON's bytes (ASCII), 8 hex digits. */
+  function offeredDigest(offered) {
+    if (crcTable === null) {
+      crcTable = new Int32Array(256);
+      for (let n = 0; n < 256; n++) {
+        let c = n;
+        for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+        crcTable[n] = c;
+      }
+    }
+    const text = canonical(offered);
+    let crc = -1;
+    for (let i = 0; i < text.length; i++) crc = crcTable[(crc ^ text.charCodeAt(i)) & 0xff] ^ (crc >>> 8);
+    return ((crc ^ -1) >>> 0).toString(16).padStart(8, "0");
   }
 
   /* A decision's or chance event's line made of its effects (empty without
@@ -137,5 +172,6 @@
   }
 
   engines.TextView = TextView;
-  engines.util = {compact: compact, effectsLine: effectsLine, MARKS: MARKS};
+  engines.util = {compact: compact, canonical: canonical, offeredDigest: offeredDigest, effectsLine: effectsLine,
+                  MARKS: MARKS};
 })(typeof window !== "undefined" ? window : globalThis);
