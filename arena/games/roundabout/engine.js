@@ -858,6 +858,14 @@
     return state.toJson();
   }
 
+  /* The actions offered to the seat to decide in the state ``json``, in
+     order: state.legal_actions(), what the referee offers (the list apply
+     checks a decision against). A new list of new objects: the page may
+     keep it, and the state is made again from its JSON. */
+  function legalActions(json, board) {
+    return RoundaboutState.fromJson(tablesOf(board), json).legalActions();
+  }
+
   // ------------------------------------------------------------ the words
   // text_view.py. A lookup Python would fail with KeyError or IndexError
   // throws a TypeError here (need, item), so that the frame shows the
@@ -959,6 +967,7 @@
   engines.roundabout = {
     initial: (players, options, board) => RoundaboutState.initial(tablesOf(board), players, options).toJson(),
     apply: apply,
+    legalActions: legalActions,
     View: RoundaboutView,
   };
 })(typeof window !== "undefined" ? window : globalThis);
