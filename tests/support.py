@@ -3,6 +3,7 @@ as a real subprocess."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from arena import games as game_registry
 from arena import results
 from arena.games import GAMES
 from arena.games.events import full_events
@@ -248,3 +250,11 @@ def whole_events(store, key: str) -> list:
     game = store.game(key)
     events, digest = store.record(key)
     return full_events(GAMES[game.game], game.players, game.options, events, digest)
+
+
+def without_browser_engine(monkeypatch, game: str) -> None:
+    """Game ``game`` as a game that brings no replay engine for the page
+    (as a plug-in game may not): its replays are made in Python, by the
+    worker that plays it, and stored."""
+    registered, _ = game_registry._load()
+    monkeypatch.setitem(registered, game, dataclasses.replace(registered[game], engine_js=None))

@@ -26,9 +26,17 @@ import jsonschema
 import numpy as np
 import pytest
 from markupsafe import escape
-from support import RANDOM_BOT, arena, folder_bot, python_bot, random_bots, reference_standings, whole_events
+from support import (
+    RANDOM_BOT,
+    arena,
+    folder_bot,
+    python_bot,
+    random_bots,
+    reference_standings,
+    whole_events,
+    without_browser_engine,
+)
 
-from arena import games as game_registry
 from arena import results
 from arena.bots.discovery import discover
 from arena.games import GAMES, get_spec, replays
@@ -748,13 +756,6 @@ def test_a_log_kept_per_match_by_an_older_arena_names_each_of_its_games(tmp_path
                          rf'href="\.\./{re.escape(paths.replay_address(order + 1))}"', text, re.DOTALL)
     assert sorted(numbers(tmp_path / "arena.db").items()) == [("old/0", 1), ("old/1", 2)]
     assert "holds the stderr of all these games" in text and str(tmp_path) not in text
-
-
-def without_browser_engine(monkeypatch, game: str) -> None:
-    """Game ``game`` as a game that brings no replay engine for the page:
-    its replays are made in Python (as a plug-in game's may be)."""
-    registered, _ = game_registry._load()
-    monkeypatch.setitem(registered, game, dataclasses.replace(registered[game], engine_js=None))
 
 
 def test_a_record_that_does_not_replay_gets_a_page_that_says_so(copy, monkeypatch):

@@ -12,11 +12,11 @@ from datetime import datetime
 
 import pytest
 import sqlite_utils
-from support import undo_schema_11, undo_schema_12, undo_schema_15, whole_events
+from support import undo_schema_11, undo_schema_12, undo_schema_15, whole_events, without_browser_engine
 
 from arena import ratings_cache
 from arena.errors import StoreError
-from arena.games import get_game
+from arena.games import get_game, get_spec
 from arena.games.events import replay
 from arena.games.playout import random_playout
 from arena.games.replays import REPLAY_FORMAT, with_replay
@@ -128,7 +128,13 @@ def test_a_database_from_before_decision_times_reads_none(tmp_path):
         assert store.decision_times("k1") == DecisionTimes()
 
 
-def test_a_replay_is_stored_with_its_game_and_read_back_only_in_its_format(tmp_path):
+def test_a_game_whose_page_replays_its_record_gets_no_replay_made():
+    record = played("k1", 4)
+    assert get_spec("slyyde").engine_js is not None and with_replay(record) is record
+
+
+def test_a_replay_is_stored_with_its_game_and_read_back_only_in_its_format(tmp_path, monkeypatch):
+    without_browser_engine(monkeypatch, "slyyde")
     record = with_replay(played("k1", 4))
     assert record.replay is not None
     with Store(tmp_path / "r.db", writer=True) as store:
@@ -141,7 +147,8 @@ def test_a_replay_is_stored_with_its_game_and_read_back_only_in_its_format(tmp_p
         assert reader.replay("bare", REPLAY_FORMAT) is None
 
 
-def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_intact(tmp_path):
+def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_intact(tmp_path, monkeypatch):
+    without_browser_engine(monkeypatch, "slyyde")
     before = next(n for n, migration in enumerate(MIGRATIONS) if "replays" in migration.__name__)
     db = tmp_path / "r.db"
     with Store(db, writer=True) as store:
@@ -304,12 +311,14 @@ def _everything(store: Store) -> dict[str, object]:
     return {"games": games, "failures": store.referee_failures(), "views": events, **tables}
 
 
-def test_a_database_of_schema_11_is_compacted_in_place_with_every_game_intact(tmp_path):
+def test_a_database_of_schema_11_is_compacted_in_place_with_every_game_intact(tmp_path, monkeypatch):
     """Issue 29: schema 14 keeps a game's events in its replay alone where
     the replay holds them, compresses the decision times, and makes results
     and rating_history WITHOUT ROWID. A file as arena 11 wrote it (games
     with and without replays, a forfeit cut short, a referee failure, the
     ratings cache) upgrades in place, and reads back exactly as before."""
+    for game in ("detour", "slyyde"):  # games whose replays arena 11 stored
+        without_browser_engine(monkeypatch, game)
     db = tmp_path / "r.db"
     forfeit = _detour_played("ff", 8, 3)
     forfeit = dataclasses.replace(forfeit, events=forfeit.events[:9], placements=(2, 1),
@@ -351,12 +360,13 @@ def test_a_database_of_schema_11_is_compacted_in_place_with_every_game_intact(tm
         assert whole_events(store, "new") == _detour_played("new", 10, 5).events
 
 
-def test_a_database_of_schema_15_keeps_its_records_without_the_offered_actions(tmp_path):
+def test_a_database_of_schema_15_keeps_its_records_without_the_offered_actions(tmp_path, monkeypatch):
     """Issue 29: schema 16 stores each decision's chosen action, not the
     actions offered (the engine makes them again, a digest checks them), and
     no replay. A file as arena 15 wrote it (records inside replays, one
     without, a forfeit cut short, a referee failure) upgrades in place, its
     games whole as before, the moves view showing every chosen action."""
+    without_browser_engine(monkeypatch, "slyyde")  # a game whose replay arena 15 stored
     db = tmp_path / "r.db"
     forfeit = _detour_played("ff", 8, 3)
     forfeit = dataclasses.replace(forfeit, events=forfeit.events[:9], placements=(2, 1),
