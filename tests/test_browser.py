@@ -426,7 +426,7 @@ def test_replays_are_found_in_their_chunks_and_a_missing_game_is_said(site, watc
 
 def test_a_record_made_under_other_rules_is_said_not_shown_wrong(site, watched, tmp_path):
     """The page replays a game's record with the game's engine: a record
-    whose offered actions digest to something else, or whose chosen action
+    whose offered actions digest to something else, or that chose an action
     the engine does not offer, was made under other rules; the page says so
     and shows only the steps that replayed."""
     db = tmp_path / "arena.db"
@@ -437,7 +437,7 @@ def test_a_record_made_under_other_rules_is_said_not_shown_wrong(site, watched, 
         store.db.execute("UPDATE games SET offered = '00000000' WHERE key = ?", [games[0].key])
         events, _ = store.record(games[1].key)
         changed = next(n for n, event in enumerate(events) if event["kind"] == "decision" and n > 3)
-        events[changed]["action"] = {"not": "offered"}
+        events[changed]["chosen"] = 99
         store.db.execute("UPDATE games SET record = ? WHERE key = ?",
                          [zlib.compress(json.dumps(events).encode()), games[1].key])
         builder.build(store, tmp_path / "site")
@@ -495,7 +495,7 @@ def test_a_hostile_name_and_stderr_stay_text(site, watched):
     assert XSS_NAME in page.locator("ul.seats").inner_text()
     inline = page.locator("script:not([src])")  # only the replay data and the luck data, neither run
     assert inline.count() == 2
-    assert {inline.nth(n).get_attribute("type") for n in range(2)} == {"text/plain", "application/json"}
+    assert {inline.nth(n).get_attribute("type") for n in range(2)} == {"application/json"}
     page.goto(url(site.out / "index.html"))
     page.locator("table[data-table='overall'] a.bot", has_text="crasher").click()
     page.locator("section.version-box h2 a").first.click()

@@ -439,7 +439,9 @@ def test_every_game_has_a_replay_that_is_the_engines(site):
             events = whole_events(store, game.key)
             if get_spec(game.game).engine_js is not None:
                 kinds.add("record")
-                assert (replayed["record"], replayed["offered"], replayed["options"]) == (record, digest, game.options)
+                # Each decision without its action: the page takes it among the engine's offered actions.
+                shown = [{key: value for key, value in event.items() if key != "action"} for event in record]
+                assert (replayed["record"], replayed["offered"], replayed["options"]) == (shown, digest, game.options)
                 continue
             kinds.add("states")
             assert replayed["events"] == events

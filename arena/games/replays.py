@@ -51,10 +51,13 @@ def record_replay(options: dict[str, Any], events: list[StoredEvent], digest: st
     """The replay of a game that brings a replay engine for the browser:
     ``{"options": {...}, "record": [...], "offered": digest, "timeout_ms":
     ..., "answer_ms": [...]}`` (schema.json, ``$defs/recordReplay``): the
-    events as stored, from which static/replay.js makes every state,
-    offered action and step's words with the game's engine.js, checking
-    the offered actions' digest."""
-    return {"options": options, "record": events, "offered": digest, **_times(events, times)}
+    events as stored, each decision without its action (the page takes it
+    among the actions the engine offers: a third of the bytes), from which
+    static/replay.js makes every state, offered action and step's words
+    with the game's engine.js, checking the offered actions' digest."""
+    shown = [{"kind": "decision", "seat": event["seat"], "chosen": event["chosen"]} if event["kind"] == "decision"
+             else event for event in events]
+    return {"options": options, "record": shown, "offered": digest, **_times(events, times)}
 
 
 def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any],

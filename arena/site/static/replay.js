@@ -112,7 +112,7 @@
         if (stored.kind === "decision") {
           const offers = engine.legalActions(state, board);
           if (!(stored.chosen >= 0 && stored.chosen < offers.length) ||
-              util.canonical(offers[stored.chosen]) !== util.canonical(stored.action)) {
+              (stored.action !== undefined && util.canonical(offers[stored.chosen]) !== util.canonical(stored.action))) {
             throw new Error("the engine does not offer the recorded action: the record was made under other rules");
           }
           offered.push(offers);
