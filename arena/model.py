@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
+import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, TypedDict
@@ -61,8 +64,45 @@ class RetireEvent(TypedDict):
     reason: str
 
 
-# One event of a game's record, told apart by "kind"; JSON as it is stored.
+class ChosenEvent(TypedDict):
+    """A decision as a record keeps it (arena.games.events.stored_events):
+    the action seat ``seat`` chose, at ``chosen`` among the actions its
+    engine offers there, which the engine makes again on replay."""
+
+    kind: Literal["decision"]
+    seat: int
+    chosen: int
+    action: dict[str, Any]
+
+
+# One event of a game's record, told apart by "kind"; JSON as the referee
+# wrote it.
 Event = ChanceEvent | DecisionEvent | RetireEvent
+# One event as a record is stored: a decision without its offered actions.
+StoredEvent = ChanceEvent | ChosenEvent | RetireEvent
+
+
+def stored_events(events: list[Event]) -> tuple[list[StoredEvent], str]:
+    """The record as it is stored, and the digest of what it leaves out:
+    each decision keeps the action chosen, not the actions offered, which
+    are the engine's legal actions there (the referee offers no others) and
+    three quarters of a record's bytes; ``arena.games.events.full_events``
+    makes them again."""
+    stored: list[StoredEvent] = []
+    for event in events:
+        if event["kind"] == "decision":
+            stored.append({"kind": "decision", "seat": event["seat"], "chosen": event["chosen"],
+                           "action": event["offered"][event["chosen"]]})
+        else:
+            stored.append(event)
+    return stored, offered_digest(event["offered"] for event in events if event["kind"] == "decision")
+
+
+def offered_digest(offered: Iterable[list[dict[str, Any]]]) -> str:
+    """CRC-32 of every decision's offered actions as canonical JSON (keys
+    sorted, ASCII, no spaces), in hex; the replay page makes the same."""
+    text = json.dumps(list(offered), sort_keys=True, separators=(",", ":"))
+    return f"{zlib.crc32(text.encode()):08x}"
 
 
 FORFEITS = (Termination.TIMEOUT, Termination.CRASH, Termination.ILLEGAL, Termination.BAD_OUTPUT)

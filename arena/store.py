@@ -32,7 +32,18 @@ import sqlite_utils
 
 from arena import results
 from arena.errors import StoreError, StoreInUse
-from arena.model import BotSpec, DecisionTimes, DiceKey, Event, Forfeit, GameRecord, StoredGame, Termination
+from arena.model import (
+    BotSpec,
+    DecisionTimes,
+    DiceKey,
+    Event,
+    Forfeit,
+    GameRecord,
+    StoredEvent,
+    StoredGame,
+    Termination,
+    stored_events,
+)
 
 APPLICATION = "arena"
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -184,10 +195,10 @@ def _create_event_views(db: sqlite_utils.Database, events: str) -> None:
         SELECT games.key AS game_key, games.game AS game, games.players AS players, event.key AS event,
                json_extract(event.value, '$.seat') AS seat,
                json_extract(games.seats, '$[' || json_extract(event.value, '$.seat') || ']') AS bot_id,
-               json_quote(json_extract(event.value, '$.offered[' || json_extract(event.value, '$.chosen') || ']'))
-                   AS action,
+               json_quote(coalesce(json_extract(event.value, '$.action'),
+                   json_extract(event.value, '$.offered[' || json_extract(event.value, '$.chosen') || ']'))) AS action,
                json_extract(event.value, '$.chosen') AS chosen,
-               json_quote(json_extract(event.value, '$.offered')) AS offered
+               json_extract(event.value, '$.offered') AS offered
         FROM games, json_each({events}) AS event
         WHERE json_extract(event.value, '$.kind') = 'decision'""")
 
@@ -342,9 +353,34 @@ def _found_at_once_v16(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX games_unit ON games(seed, game, seats)")
 
 
+def _stored_records_v17(db: sqlite_utils.Database) -> None:
+    """Issue 29, a few kilobytes a game: every game's ``record`` is its
+    events as stored (``arena.model.stored_events``: each decision keeps the
+    action chosen, not the actions offered, which the engine makes again;
+    ``games.offered`` is their digest, which checks that it did), and no
+    replay is kept: the site's pages make a game's states and words from
+    its record (a game that brings a replay engine for the browser) or the
+    build makes its replay again (one that does not). The events view shows
+    a decision's chosen ``action``; ``moves.offered`` is NULL where the
+    record no longer holds them. Store._migrate gives the pages back (VACUUM)."""
+    db.table("games").add_column("offered", str)
+    db.execute("DROP VIEW moves")
+    db.execute("DROP VIEW events")
+    _create_event_views(db, "arena_events(games.record, games.replay)")
+    last = 0
+    while rows := db.execute("SELECT rowid, record, replay FROM games WHERE rowid > ? ORDER BY rowid LIMIT 500",
+                             [last]).fetchall():
+        for rowid, record, replay in rows:
+            text = arena_events(record, replay)
+            stored, digest = (None, None) if text is None else stored_events(json.loads(text))
+            db.execute("UPDATE games SET record = ?, offered = ?, replay = NULL, replay_format = NULL WHERE rowid = ?",
+                       [None if stored is None else _compressed(stored), digest, rowid])
+        last = rows[-1][0]
+
+
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
               _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10, _queryable_v11, _luck_v12,
-              _rating_state_v13, _compact_v14, _game_changes_v15, _found_at_once_v16]
+              _rating_state_v13, _compact_v14, _game_changes_v15, _found_at_once_v16, _stored_records_v17]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # A replay (arena.games.replays) is a JSON object whose first member is the
@@ -359,16 +395,19 @@ def _replay_holds(events: bytes, replay: bytes) -> bool:
     return zlib.decompressobj().decompress(replay, len(start)) == start
 
 
-def game_blobs(events: list[Event], replay: str | None, times: DecisionTimes) -> dict[str, bytes | None]:
-    """The compressed columns of a game's row: ``record`` (the events; NULL
-    where the replay holds them), ``replay`` (as stored: the payload's
-    bytes) and ``decision_times``."""
-    record = json.dumps(events, separators=(",", ":")).encode()
-    stored_replay = None if replay is None else base64.b64decode(replay)
-    return {"record": None if stored_replay is not None and _replay_holds(record, stored_replay)
-            else zlib.compress(record),
-            "replay": stored_replay,
+def game_blobs(events: list[Event], replay: str | None, times: DecisionTimes) -> dict[str, bytes | str | None]:
+    """The stored columns of a game's record: ``record`` (the events as
+    stored), ``offered`` (the digest of the actions offered), ``replay``
+    (as stored: the payload's bytes, for a game the site's pages cannot
+    replay themselves) and ``decision_times``."""
+    stored, digest = stored_events(events)
+    return {"record": _compressed(stored), "offered": digest,
+            "replay": None if replay is None else base64.b64decode(replay),
             "decision_times": zlib.compress(json.dumps([round(seconds, 6) for seconds in times.seconds]).encode())}
+
+
+def _compressed(value: Any) -> bytes:
+    return zlib.compress(json.dumps(value, separators=(",", ":")).encode())
 
 
 def arena_json(blob: bytes | None) -> str | None:
@@ -508,7 +547,7 @@ class Store:
                 migration(self.db)
             _keep_state_triggers(self.db)
             self.db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
-        if 0 < version <= MIGRATIONS.index(_compact_v14):
+        if 0 < version <= MIGRATIONS.index(_stored_records_v17):
             # Give the disk back the pages compacting freed (outside any
             # transaction, as VACUUM must be: seconds per 100,000 games).
             self.db.execute("VACUUM")
@@ -723,12 +762,16 @@ class Store:
         rows = self.db.execute(f"SELECT key, seats, detail FROM games WHERE {REFEREE_FAILURE} ORDER BY {RATING_ORDER}")
         return [(key, _tuple(seats), detail) for key, seats, detail in rows]
 
-    def events(self, key: str) -> list[Event]:
-        row = self.db.execute("SELECT record, replay FROM games WHERE key = ?", [key]).fetchone()
+    def record(self, key: str) -> tuple[list[StoredEvent], str | None]:
+        """A game's events as stored (``arena.model.stored_events``) and the
+        digest of the actions offered (None for a record that still holds
+        them, where an older arena's replay does); arena.games.events'
+        full_events makes it whole."""
+        row = self.db.execute("SELECT record, replay, offered FROM games WHERE key = ?", [key]).fetchone()
         if row is None:
             raise StoreError(f"no game with key {key!r}")
-        events: list[Event] = json.loads(arena_events(*row) or "[]")
-        return events
+        events: list[StoredEvent] = json.loads(arena_events(row[0], row[1]) or "[]")
+        return events, row[2]
 
     def luck(self, key: str) -> dict[str, Any] | None:
         """The luck of a game's dice as stored with it (``_luck_v12``), or None."""

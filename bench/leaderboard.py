@@ -20,10 +20,10 @@ it (arena.luck.stored; measured once per distinct game, so that the build
 does not measure a million games' luck); every stored record still
 replays exactly (its seed and events belong together). How many are distinct changes no stored
 byte per game (each game's columns are compressed on their own), only the
-mix of game lengths sampled. Each is stored with its replay, as the worker
-that plays a game makes it (arena.games.replays.with_replay), unless
---without-replays stores them as a database written before replays were
-stored (the build then makes every replay itself). Some games are stored as
+mix of game lengths sampled. Each is stored as the worker that plays a game
+hands it over (arena.games.replays.with_replay: the record alone, for a
+game whose replay page runs its engine; with its replay made in Python,
+for one without). Some games are stored as
 forfeits (the record cut where the bot failed) and some as solo Slyyde
 games.
 
@@ -67,7 +67,7 @@ sys.path.insert(0, str(ROOT))
 
 from arena import results  # noqa: E402
 from arena.games import GAMES  # noqa: E402
-from arena.games.events import replay  # noqa: E402
+from arena.games.events import full_events  # noqa: E402
 from arena.games.playout import random_playout  # noqa: E402
 from arena.games.replays import with_replay  # noqa: E402
 from arena.luck.measure import stored_luck  # noqa: E402
@@ -98,12 +98,12 @@ class Distinct:
     forfeits: tuple[Forfeit, ...]
     scores: tuple[float, ...] | None
     decisions: int
-    blobs: dict[str, bytes | None]
+    blobs: dict[str, bytes | str | None]
     replay_format: int | None
     luck: dict[str, Any] | None
 
 
-def distinct_games(per_game: int, seed: int, replays: bool) -> dict[tuple[str, int], list[Distinct]]:
+def distinct_games(per_game: int, seed: int) -> dict[tuple[str, int], list[Distinct]]:
     """(game, players) -> distinct games: 2-player games of every
     registered game and solo games where a game allows them (a quarter as
     many), some of them forfeits (the record cut where the bot failed),
@@ -111,7 +111,7 @@ def distinct_games(per_game: int, seed: int, replays: bool) -> dict[tuple[str, i
     tasks = []
     for name, game in sorted(GAMES.items()):
         for players in [2] + ([1] if game.min_players == 1 else []):
-            tasks += [(name, players, seed * 1_000_003 + n, replays)
+            tasks += [(name, players, seed * 1_000_003 + n)
                       for n in range(per_game if players > 1 else max(1, per_game // 4))]
     pool: dict[tuple[str, int], list[Distinct]] = {}
     with ProcessPoolExecutor(os.cpu_count()) as executor:
@@ -120,8 +120,8 @@ def distinct_games(per_game: int, seed: int, replays: bool) -> dict[tuple[str, i
     return pool
 
 
-def _distinct(task: tuple[str, int, int, bool]) -> Distinct:
-    name, players, game_seed, replays = task
+def _distinct(task: tuple[str, int, int]) -> Distinct:
+    name, players, game_seed = task
     chooser = random.Random(game_seed)
     final, events = random_playout(GAMES[name], players, game_seed)
     seats = tuple(f"bench_bot_{seat:02d}" for seat in range(players))
@@ -139,8 +139,7 @@ def _distinct(task: tuple[str, int, int, bool]) -> Distinct:
     # Answer times as random bots take (about a millisecond, a long tail).
     record = dataclasses.replace(record, times=DecisionTimes(1.0, tuple(
         round(chooser.lognormvariate(-7, 0.7), 6) for _ in range(record.decisions))))
-    if replays:
-        record = with_replay(record)
+    record = with_replay(record)
     luck = stored_luck(name, players, {}, record.events, game_seed) if players > 1 else None
     return Distinct(name, players, game_seed, record.placements, record.termination, record.forfeits,
                     record.scores, record.decisions, game_blobs(record.events, record.replay, record.times),
@@ -185,8 +184,8 @@ def _rows(total: int, bots: list[BotSpec], pool: dict[tuple[str, int], list[Dist
                made.termination.value, json.dumps([forfeit.to_json() for forfeit in made.forfeits]),
                made.forfeits[0].seat if made.forfeits else None, made.forfeits[0].detail if made.forfeits else None,
                None if made.scores is None else json.dumps(list(made.scores)), made.decisions, 0.1,
-               json.dumps([None] * players), now + number * 0.01, 1.0, made.blobs["record"], made.blobs["replay"],
-               made.replay_format, made.blobs["decision_times"],
+               json.dumps([None] * players), now + number * 0.01, 1.0, made.blobs["record"], made.blobs["offered"],
+               made.blobs["replay"], made.replay_format, made.blobs["decision_times"],
                None if made.luck is None else json.dumps(made.luck, separators=(",", ":"))), [
             (key, seat, bot_id, name, players, points[seat], made.placements[seat], forfeited.get(seat), totals[seat])
             for seat, bot_id in enumerate(seats)]
@@ -194,7 +193,7 @@ def _rows(total: int, bots: list[BotSpec], pool: dict[tuple[str, int], list[Dist
 
 GAME_COLUMNS = ("key", "game", "round", "job_order", "seed", "players", "seats", "options", "winners",
                 "placements", "termination", "forfeits", "forfeit_seat", "detail", "scores", "decisions",
-                "duration", "logs", "finished_at", "move_timeout", "record", "replay", "replay_format",
+                "duration", "logs", "finished_at", "move_timeout", "record", "offered", "replay", "replay_format",
                 "decision_times", "luck")
 
 
@@ -204,14 +203,14 @@ def count_games(db: Path) -> int:
 
 
 def check_sample(db: Path, count: int = 50) -> None:
-    """The stored records are real: a sample replays on the engines (read
+    """The stored records are real: a sample replays on the engines, which
+    offer the actions their digests say (read
     by rowid: a million games' rows would not fit in memory)."""
     with Store(db) as store:
         last = store.db.execute("SELECT max(rowid) FROM games").fetchone()[0]
         for rowid in random.Random(0).sample(range(1, last + 1), min(count, last)):
             game = store.game(store.db.execute("SELECT key FROM games WHERE rowid = ?", [rowid]).fetchone()[0])
-            for _ in replay(GAMES[game.game], game.players, game.options, store.events(game.key)):
-                pass
+            full_events(GAMES[game.game], game.players, game.options, *store.record(game.key))
 
 
 def build_site(db: Path, out: Path) -> tuple[float, float, float]:
@@ -316,8 +315,6 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, default=None, help="build here and keep the result")
     parser.add_argument("--filled", type=Path, default=None,
                         help="a copy of the filled database: made here if missing, else started from")
-    parser.add_argument("--without-replays", action="store_true",
-                        help="store no replays with the games, as a database written before they were")
     args = parser.parse_args()
     if args.games < 1 or (args.distinct is not None and args.distinct < 1):
         parser.error("--games and --distinct must be at least 1")
@@ -328,19 +325,18 @@ def main() -> None:
     for stale in (db, db.with_name("bench.db-wal"), db.with_name("bench.db-shm")):
         stale.unlink(missing_ok=True)
     shutil.rmtree(out, ignore_errors=True)
-    replays = not args.without_replays
     bots = make_bots(args.bots)
     peak = 0.0
 
     def make(total: int, seed: int, prefix: str, first_order: int) -> Callable[[], None]:
         def task() -> None:
             started = time.perf_counter()
-            pool = distinct_games(min(distinct, max(1, total // len(GAMES))), args.seed, replays)
+            pool = distinct_games(min(distinct, max(1, total // len(GAMES))), args.seed)
             made = time.perf_counter()
             with Store(db, writer=True) as store:
                 fill(store, total, bots, pool, seed, prefix, first_order)
                 store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            print(f"fill: {total} games stored ({'with' if replays else 'without'} replays) from "
+            print(f"fill: {total} games stored from "
                   f"{sum(map(len, pool.values()))} distinct games; distinct games {made - started:.1f} s, "
                   f"inserts {time.perf_counter() - made:.1f} s")
         return task

@@ -3,6 +3,7 @@ as a real subprocess."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -16,7 +17,10 @@ from pathlib import Path
 
 import sqlite_utils
 
+from arena import games as game_registry
 from arena import results
+from arena.games import GAMES
+from arena.games.events import full_events
 from arena.model import Forfeit, StoredGame, Termination
 from arena.store import _create_event_views, arena_events, arena_json
 
@@ -217,10 +221,24 @@ def undo_schema_15(conn: sqlite3.Connection) -> None:
 
 
 def undo_schema_16(conn: sqlite3.Connection) -> None:
-    """What schema 16 (arena.store._found_at_once_v16) changes, undone."""
+    """What schema 16 (arena.store._found_at_once_v16) changes, undone, and
+    what 17 changes."""
+    undo_schema_17(conn)
     conn.execute("DROP INDEX games_referee_failures")
     conn.execute("DROP INDEX games_unit")
     conn.execute('CREATE INDEX "idx_games_seed_game" ON "games" ("seed", "game")')
+
+
+def undo_schema_17(conn: sqlite3.Connection) -> None:
+    """What schema 17 (arena.store._stored_records_v17) changes, undone:
+    every record whole (each decision's offered actions made again by the
+    engine), and no digest of them."""
+    rows = conn.execute("SELECT key, game, players, options, record, offered FROM games").fetchall()
+    for key, game, players, options, record, digest in rows:
+        events = full_events(GAMES[game], players, json.loads(options), json.loads(zlib.decompress(record)), digest)
+        conn.execute("UPDATE games SET record = ? WHERE key = ?",
+                     [zlib.compress(json.dumps(events, separators=(",", ":")).encode()), key])
+    conn.execute("ALTER TABLE games DROP COLUMN offered")
 
 
 def undo_schema_11(conn: sqlite3.Connection) -> None:
@@ -233,3 +251,19 @@ def undo_schema_11(conn: sqlite3.Connection) -> None:
     for table, column in (("games", "finished_at_iso"), ("dice_key", "made_at_iso"), ("results", "players"),
                           ("rating_history", "game_key"), ("rating_history", "players")):
         conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+
+
+def whole_events(store, key: str) -> list:
+    """A stored game's events whole: its record as stored, each decision's
+    offered actions made again by the engine (and checked by the digest)."""
+    game = store.game(key)
+    events, digest = store.record(key)
+    return full_events(GAMES[game.game], game.players, game.options, events, digest)
+
+
+def without_browser_engine(monkeypatch, game: str) -> None:
+    """Game ``game`` as a game that brings no replay engine for the page
+    (as a plug-in game may not): its replays are made in Python, by the
+    worker that plays it, and stored."""
+    registered, _ = game_registry._load()
+    monkeypatch.setitem(registered, game, dataclasses.replace(registered[game], engine_js=None))

@@ -13,11 +13,12 @@ import dataclasses
 import json
 import shutil
 import time
+import zlib
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from support import RANDOM_BOT, arena, python_bot, random_bots
+from support import RANDOM_BOT, arena, python_bot, random_bots, whole_events
 from test_leaderboard import XSS_NAME, games_data, numbers, old_game_page, tournament_site
 
 from arena.bots.discovery import discover
@@ -138,7 +139,7 @@ TRANSFORMS = """() => Array.from(document.querySelectorAll(
 
 def expected_steps(db: Path, game: dict) -> list[dict[str, str]]:
     with Store(db) as store:
-        events = store.events(game.key)
+        events = whole_events(store, game.key)
     return [pieces_of(game.game, state.to_json())
             for state in replay(GAMES[game.game], game.players, game.options, events)]
 
@@ -352,7 +353,7 @@ def test_a_replay_explains_each_decision(site, watched, name):
     legend of the board's spaces."""
     game = a_game(site, name)
     with Store(site.db) as store:
-        events = store.events(game.key)
+        events = whole_events(store, game.key)
         times = store.decision_times(game.key)
     states = [state.to_json() for state in replay(GAMES[name], game.players, game.options, events)]
     decisions = [k for k, event in enumerate(events) if event["kind"] == "decision"]
@@ -423,6 +424,35 @@ def test_replays_are_found_in_their_chunks_and_a_missing_game_is_said(site, watc
     assert f"There is no game {len(numbered) + 7} on this site." in page.inner_text("#replay")
 
 
+def test_a_record_made_under_other_rules_is_said_not_shown_wrong(site, watched, tmp_path):
+    """The page replays a game's record with the game's engine: a record
+    whose offered actions digest to something else, or that chose an action
+    the engine does not offer, was made under other rules; the page says so
+    and shows only the steps that replayed."""
+    db = tmp_path / "arena.db"
+    with Store(site.db) as store:
+        store.db.execute("VACUUM INTO ?", [str(db)])
+        games = [g for g in store.games(game="detour") if g.termination is Termination.NORMAL][:2]
+    with Store(db, writer=True) as store:
+        store.db.execute("UPDATE games SET offered = '00000000' WHERE key = ?", [games[0].key])
+        events, _ = store.record(games[1].key)
+        changed = next(n for n, event in enumerate(events) if event["kind"] == "decision" and n > 3)
+        events[changed]["chosen"] = 99
+        store.db.execute("UPDATE games SET record = ? WHERE key = ?",
+                         [zlib.compress(json.dumps(events).encode()), games[1].key])
+        builder.build(store, tmp_path / "site")
+        steps = {g.key: len(store.record(g.key)[0]) for g in games}
+    page = watched.page
+    for game, shown, said in ((games[0], steps[games[0].key], "the record was made under other rules"),
+                              (games[1], changed, f"does not replay on this engine after step {changed}")):
+        page.goto("about:blank")
+        page.goto(url(tmp_path / "site" / "replay.html") + f"#game={numbers(db)[game.key]}")
+        page.wait_for_selector("#replay[data-ready='1']")
+        assert said in page.inner_text("#replay .problem")
+        assert page.get_attribute("#r-slider", "max") == str(shown)
+    watched.assert_clean()
+
+
 def test_an_old_game_page_address_opens_the_game_at_its_step(site, watched, tmp_path):
     """A site built by an arena that wrote a page per game: the old address
     of a game's page, with its #step=K, opens that game's replay at step K."""
@@ -465,7 +495,7 @@ def test_a_hostile_name_and_stderr_stay_text(site, watched):
     assert XSS_NAME in page.locator("ul.seats").inner_text()
     inline = page.locator("script:not([src])")  # only the replay data and the luck data, neither run
     assert inline.count() == 2
-    assert {inline.nth(n).get_attribute("type") for n in range(2)} == {"text/plain", "application/json"}
+    assert {inline.nth(n).get_attribute("type") for n in range(2)} == {"application/json"}
     page.goto(url(site.out / "index.html"))
     page.locator("table[data-table='overall'] a.bot", has_text="crasher").click()
     page.locator("section.version-box h2 a").first.click()

@@ -12,8 +12,9 @@ import pytest
 from arena.games import GAMES, SPECS
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, Termination
 from arena.games.dice import DiceStreams
-from arena.games.events import chance_event, decision_event, replay, retire_event
+from arena.games.events import chance_event, decision_event, full_events, replay, retire_event
 from arena.games.playout import random_playout
+from arena.model import stored_events
 
 GAMES_PER_COUNT = 1000
 CHECKED_STEP_BY_STEP = 20
@@ -172,3 +173,28 @@ def test_a_seat_cannot_retire_twice_nor_be_a_seat_that_does_not_exist(variant):
         state.retire(0)
         with pytest.raises(IllegalAction):
             state.retire(0)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
+def test_a_stored_record_without_offered_actions_is_made_whole_again(variant):
+    """A record stored without each decision's offered actions (they are the
+    engine's legal actions there) is made whole by the engine, retirements
+    included; one made under other rules is refused, not read wrong."""
+    name, players, options = variant
+    game = GAMES[name]
+    for seed in range(10):
+        _, events = playout_with_retirements(game, players, options, seed)
+        stored, digest = stored_events(events)
+        assert all("offered" not in event for event in stored)
+        assert full_events(game, players, options, stored, digest) == events
+        decisions = [number for number, event in enumerate(events) if event["kind"] == "decision"]
+        if not decisions:
+            continue
+        other_rules = [dict(event) for event in events]
+        other_rules[decisions[-1]]["offered"] = [*events[decisions[-1]]["offered"], {"not": "offered"}]
+        with pytest.raises(IllegalAction, match="other rules"):
+            full_events(game, players, options, stored, stored_events(other_rules)[1])
+        changed = [dict(event) for event in stored]
+        changed[decisions[0]]["action"] = {"not": "offered"}
+        with pytest.raises(IllegalAction, match="other rules"):
+            full_events(game, players, options, changed, digest)

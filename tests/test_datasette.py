@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support import arena, arena_environment, random_bots
+from support import arena, arena_environment, random_bots, whole_events
 
 from arena.sql import METADATA
 from arena.store import Store
@@ -96,7 +96,7 @@ def test_datasette_serves_the_descriptions_and_sql_reads_the_moves(served):
         # A game whose moves fit in one page of Datasette's answer (at most
         # 1,000 rows): a random Ciclovia game may have more decisions.
         key = next(game.key for game in store.games() if game.decisions <= 1000)
-        decisions = [event for event in store.events(key) if event["kind"] == "decision"]
+        decisions = [event for event in whole_events(store, key) if event["kind"] == "decision"]
         seats = store.game(key).seats
     sql = "select seat, bot_id, action from moves where game_key = :key order by event"
     found = json.loads(_get(base + "/results.json?" + urllib.parse.urlencode(

@@ -22,7 +22,7 @@ import time
 from contextlib import closing
 
 import pytest
-from support import ARENA, REPO, arena, arena_environment, python_bot, random_bots
+from support import ARENA, REPO, arena, arena_environment, python_bot, random_bots, whole_events
 
 from arena import results
 from arena.bots.discovery import discover
@@ -241,7 +241,7 @@ def test_a_luck_adjusted_gauntlet_reaches_a_verdict_on_the_adjusted_scores(tmp_p
         assert len(games) == 2 * result["pairs"]
         measured = []
         for game in games:
-            luck = game_luck(game.game, 2, game.options, store.events(game.key), game.seed)
+            luck = game_luck(game.game, 2, game.options, whole_events(store, game.key), game.seed)
             assert store.luck(game.key) == luck.to_json()
             seat = 0 if game.seats[0].startswith("greedy_bot@") else 1
             measured.append(results.points(game.placements)[seat] - luck.totals[seat])

@@ -26,7 +26,16 @@ import jsonschema
 import numpy as np
 import pytest
 from markupsafe import escape
-from support import RANDOM_BOT, arena, folder_bot, python_bot, random_bots, reference_standings
+from support import (
+    RANDOM_BOT,
+    arena,
+    folder_bot,
+    python_bot,
+    random_bots,
+    reference_standings,
+    whole_events,
+    without_browser_engine,
+)
 
 from arena import results
 from arena.bots.discovery import discover
@@ -193,14 +202,16 @@ def numbers(db: Path) -> dict[str, int]:
 
 
 def entries(site: Site) -> dict[str, dict]:
-    """Each game's entry in its replay chunk, by key."""
+    """Each game's entry in its replay chunk, by key: its game and seat
+    count, and what its payload holds (head, problem, luck, replay)."""
     chunks: dict[int, dict] = {}
     found = {}
     for key, n in numbers(site.db).items():
         chunk = paths.replay_chunk(n)
         if chunk not in chunks:
             chunks[chunk] = loaded(site.out / paths.replay_chunk_path(chunk), f"ArenaReplays.add({chunk}, ")
-        found[key] = chunks[chunk][str(n)]
+        entry = chunks[chunk][str(n)]
+        found[key] = {"game": entry["game"], "players": entry["players"], **replays.decoded(entry["payload"])}
     return found
 
 
@@ -212,10 +223,6 @@ def records(data: dict, kind: str) -> list[dict]:
     """Rows or bots of the games list with their fields by name (the names
     data/games.js carries, as arena/site/schema.json orders them)."""
     return [dict(zip(data["fields"][kind], record, strict=True)) for record in data[kind]]
-
-
-def decode_replay(entry: dict) -> dict:
-    return json.loads(zlib.decompress(base64.b64decode(entry["payload"])))
 
 
 def stored(db: Path) -> tuple[list[dict], dict]:
@@ -414,6 +421,9 @@ def test_the_name_a_bot_says_hello_with_is_stored_logged_and_shown_escaped(site)
 
 
 def test_every_game_has_a_replay_that_is_the_engines(site):
+    """A game whose engine the page runs gets its record as stored, its
+    options and the digest of its offered actions; any other, each state
+    (as patches) the engine makes from the record."""
     games, bots = stored(site.db)
     rows = records(games_data(site.out), "rows")
     assert len(rows) == len(games)
@@ -421,33 +431,46 @@ def test_every_game_has_a_replay_that_is_the_engines(site):
     assert [row["finished"] for row in rows] == [int(g.finished_at) for g in by_finish]
     assert sorted(numbers(site.db), key=numbers(site.db).get) == [g.key for g in by_finish]
     shown = entries(site)
+    kinds = set()
     with Store(site.db) as store:
         for game in games:
-            replayed = decode_replay(shown[game.key])
-            events = store.events(game.key)
+            replayed = shown[game.key]["replay"]
+            record, digest = store.record(game.key)
+            events = whole_events(store, game.key)
+            if get_spec(game.game).engine_js is not None:
+                kinds.add("record")
+                # Each decision without its action: the page takes it among the engine's offered actions.
+                shown = [{key: value for key, value in event.items() if key != "action"} for event in record]
+                assert (replayed["record"], replayed["offered"], replayed["options"]) == (shown, digest, game.options)
+                continue
+            kinds.add("states")
             assert replayed["events"] == events
             expected = [s.to_json() for s in replay(GAMES[game.game], game.players, game.options, events)]
             state = None
             for patch, want in zip(replayed["patches"], expected, strict=True):
                 state = patch if state is None else replays.apply_patch(state, patch)
                 assert state == want
+    assert "record" in kinds
 
 
-def test_a_tournament_stores_each_replay_and_the_site_shows_it_as_the_events_make_it(site):
-    """The tournament's workers stored its games' replays; the games the
-    script bot played through the library have none (as in a database
-    from before replays were stored), and the build made theirs."""
+def test_a_tournament_stores_replays_only_where_the_page_cannot_replay_the_record(site):
+    """The tournament's workers stored the replays of games whose pages
+    cannot run their engine, and none of the others; the games the script
+    bot played through the library have none (as in a database from before
+    replays were stored), and the build made theirs."""
     games, _ = stored(site.db)
     with Store(site.db) as store:
         kept = {game.key: store.replay(game.key, replays.REPLAY_FORMAT) for game in games}
-        made = {game.key: replays.replay_payload(game.game, game.seats, game.options, store.events(game.key),
-                                                 store.decision_times(game.key))[0]
-                for game in games}
-    assert any(kept.values()) and not all(kept.values())
+        made = {}
+        for game in games:
+            if get_spec(game.game).engine_js is None:
+                events, digest = store.record(game.key)
+                made[game.key] = replays.replay_payload(game.game, game.seats, game.options, events,
+                                                        store.decision_times(game.key), digest)[0]
+    assert not any(kept[game.key] for game in games if get_spec(game.game).engine_js is not None)
     chunked = entries(site)
-    for game in games:
-        shown = chunked[game.key]["payload"]
-        assert shown == made[game.key] and kept[game.key] in (None, shown)
+    for key, payload in made.items():
+        assert chunked[key]["replay"] == replays.decoded(payload) and kept[key] in (None, payload)
 
 
 def test_the_tournament_made_each_replay_entry_as_its_games_luck_was_stored(site):
@@ -512,8 +535,14 @@ def test_the_games_list_and_the_replays_are_what_the_schema_says(site):
     validator("gamesChunk").validate(loaded(site.out / paths.list_chunk_path(0), "ArenaGamesList.add(0, "))
     chunk = loaded(site.out / paths.replay_chunk_path(0), "ArenaReplays.add(0, ")
     validator("replayChunk").validate(chunk)
+    kinds = set()
     for entry in list(chunk.values())[:20]:
-        validator("replay").validate(decode_replay(entry))
+        shown = replays.decoded(entry["payload"])
+        validator("gamePayload").validate(shown)
+        kind = "replay" if get_spec(entry["game"]).engine_js is None else "recordReplay"
+        validator(kind).validate(shown["replay"])
+        kinds.add(kind)
+    assert "recordReplay" in kinds
 
 
 def test_a_patch_is_never_a_plain_object():
@@ -755,7 +784,10 @@ def test_a_log_kept_per_match_by_an_older_arena_names_each_of_its_games(tmp_path
     assert "holds the stderr of all these games" in text and str(tmp_path) not in text
 
 
-def test_a_record_that_does_not_replay_gets_a_page_that_says_so(copy):
+def test_a_record_that_does_not_replay_gets_a_page_that_says_so(copy, monkeypatch):
+    """Made in Python, the replay says where the record stops replaying
+    (tests/test_browser.py shows the page saying it for a game it replays)."""
+    without_browser_engine(monkeypatch, "detour")
     _, bots = stored(copy.db)
     seats = tuple(sorted(bots)[:2])
     _, events = random_playout(GAMES["detour"], 2, 3)
@@ -768,7 +800,7 @@ def test_a_record_that_does_not_replay_gets_a_page_that_says_so(copy):
         builder.build(store, copy.out)
     shown = entries(copy)
     assert "does not replay on this engine after step 5" in shown["broken/1"]["problem"]
-    assert decode_replay(shown["broken/1"])["events"] == broken[:5]
+    assert shown["broken/1"]["replay"]["events"] == broken[:5]
     assert "no 'chess' engine" in shown["chess/1"]["problem"]
 
 

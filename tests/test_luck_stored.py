@@ -19,6 +19,7 @@ import pytest
 from support import arena, random_bots, undo_schema_12
 from test_leaderboard import loaded, numbers
 
+from arena.games import replays
 from arena.luck.measure import game_luck
 from arena.site import pages, paths
 from arena.stats.luck import LUCK_FIELDS, Moments
@@ -100,7 +101,7 @@ def test_the_site_shows_each_games_luck_and_the_luck_each_bot_received(played):
         for key, number in numbers(root / "arena.db").items():
             chunk = paths.replay_chunk(number)
             games = loaded(root / "leaderboard" / paths.replay_chunk_path(chunk), f"ArenaReplays.add({chunk}, ")
-            assert games[str(number)]["luck"] == store.luck(key)
+            assert replays.decoded(games[str(number)]["payload"])["luck"] == store.luck(key)
         bots = store.bots()
     for row in rows:
         if row["luck"] is None:
@@ -116,10 +117,10 @@ def test_the_site_shows_each_games_luck_and_the_luck_each_bot_received(played):
 def test_a_replay_chunk_holds_the_stored_luck_as_parsing_and_writing_it_again_would(played, tmp_path):
     """A replay chunk takes each game's luck as the store holds it, JSON
     text, without parsing it and writing it again (a million games' rolls
-    take minutes to): the chunk is byte for byte what writing the parsed
-    luck gives, for the luck a tournament measured and for luck written by
-    hand in other ways (spaces, escapes, another alphabet), which are
-    parsed; luck without totals (not measured) is drawn as none."""
+    take minutes to): a game's payload holds what writing the parsed luck
+    gives, for the luck a tournament measured and for luck written by hand
+    in other ways (spaces, escapes, another alphabet), which are parsed;
+    luck without totals (not measured) is drawn as none."""
     db = tmp_path / "arena.db"
     shutil.copy(played[0] / "arena.db", db)
     by_hand = {"spaced": '{"totals": [0.5, -0.5], "rolls": [[1, [0.5, -0.5]]]}',
@@ -132,13 +133,12 @@ def test_a_replay_chunk_holds_the_stored_luck_as_parsing_and_writing_it_again_wo
             conn.execute("UPDATE games SET luck = ? WHERE key = ?", [text, key])
         conn.commit()
     with Store(db) as store:
-        entries = {number: {"game": "detour", "luck": store.replay_luck(key)} for number, key in enumerate(keys, 1)}
-        parsed = {number: {"game": "detour", "luck": luck if (luck := store.luck(key)) and "totals" in luck else None}
-                  for number, key in enumerate(keys, 1)}
-    assert [entry["luck"] is None for entry in entries.values()] == [False] * 3 + [True] + [False] * (len(keys) - 4)
-    written_again = json.dumps({str(number): game for number, game in parsed.items()}, separators=(",", ":"),
-                               ensure_ascii=False)
-    assert pages.replay_chunk(3, entries) == f"ArenaReplays.add(3, {written_again});\n"
+        texts = [store.replay_luck(key) for key in keys]
+        shown = [replays.decoded(pages.chunked_game(store.game(key), [], {}, None, {}, text)["payload"])["luck"]
+                 for key, text in zip(keys, texts)]
+        parsed = [luck if (luck := store.luck(key)) and "totals" in luck else None for key in keys]
+    assert [text is None for text in texts] == [False] * 3 + [True] + [False] * (len(keys) - 4)
+    assert shown == parsed
 
 
 def test_games_stored_without_luck_are_measured_by_standings_and_an_old_database_upgraded(played, tmp_path):

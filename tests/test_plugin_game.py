@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from support import REPO, random_bots
 
+from arena.games import replays
+
 pytestmark = pytest.mark.slow
 
 
@@ -76,6 +78,9 @@ def test_a_tournament_plays_pig_from_its_own_distribution_and_the_site_shows_it(
     chunk = (site / "data" / "replays" / "0.js").read_text()  # every game's replay, drawn by the generic view
     games = json.loads(chunk.removeprefix("ArenaReplays.add(0, ").removesuffix(");\n"))
     assert len(games) == len(rows) and {game["game"] for game in games.values()} == {"pig"}
+    # pig brings no replay engine for the page: its replays carry every state and step's words, made in Python.
+    assert (site / "data" / "engine-pig.js").read_text().startswith("/* pig brings no replay engine")
+    assert all({"patches", "words"} <= replays.decoded(game["payload"])["replay"].keys() for game in games.values())
     assert all((site / "data" / f"{kind}-pig.{ext}").is_file() for kind, ext in (("board", "js"), ("drawing", "css")))
 
 

@@ -10,7 +10,7 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from support import arena, random_bots, reference_standings
+from support import arena, random_bots, reference_standings, whole_events
 from test_leaderboard import numbers
 
 from arena.errors import ArenaError
@@ -169,10 +169,10 @@ def test_pods_play_on_after_a_forfeit_and_the_golden_rule_is_played(pods_site):
                 assert [f.seat for f in game.forfeits] == crasher and game.forfeits[0].termination.value == "crash"
                 assert game.placements[crasher[0]] == max(game.placements)
                 assert game.termination.value == "normal", "the others played on to the end"
-                events = store.events(game.key)
+                events = whole_events(store, game.key)
                 assert {"kind": "retire", "seat": crasher[0], "reason": "crash"} in events
             if game.game == "roundabout":
-                accepted += [game.key for event in store.events(game.key) if event["kind"] == "decision"
+                accepted += [game.key for event in whole_events(store, game.key) if event["kind"] == "decision"
                              and event["offered"][event["chosen"]] == {"accept": True}]
     assert {game.players for game in games} == {3, 4}
     assert accepted, "a Golden Rule offer accepted in a stored three- or four-player Roundabout game"
@@ -197,7 +197,7 @@ def test_the_site_shows_pod_tables_and_replays_a_forfeit(pods_site, browser):
         page.goto((out / "replay.html").resolve().as_uri() + "#game=" + str(numbers(pods_site / "arena.db")[game.key]))
         page.wait_for_selector("#replay[data-ready='1']")
         assert "forfeit: crash" in page.inner_text(".seats")
-        step = next(n for n, event in enumerate(Store(pods_site / "arena.db").events(game.key), 1)
+        step = next(n for n, event in enumerate(whole_events(Store(pods_site / "arena.db"), game.key), 1)
                     if event["kind"] == "retire")
         page.fill("#r-jump", str(step))
         page.press("#r-jump", "Enter")
@@ -217,5 +217,5 @@ def test_a_detour_tournament_plays_the_four_piece_option(tmp_path):
         games = list(store.games())
         assert len(games) == 2 and all(game.options == {"pieces": 4} for game in games)
         assert all("[pieces=4]" in game.key for game in games)
-        *_, final = replay(GAMES["detour"], 2, games[0].options, store.events(games[0].key))
+        *_, final = replay(GAMES["detour"], 2, games[0].options, whole_events(store, games[0].key))
     assert len(final.to_json()["pieces"]) == 8

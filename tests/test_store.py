@@ -12,17 +12,17 @@ from datetime import datetime
 
 import pytest
 import sqlite_utils
-from support import undo_schema_11, undo_schema_12
+from support import undo_schema_11, undo_schema_12, undo_schema_17, whole_events, without_browser_engine
 
 from arena import ratings_cache
 from arena.errors import StoreError
-from arena.games import get_game
+from arena.games import get_game, get_spec
 from arena.games.events import replay
 from arena.games.playout import random_playout
 from arena.games.replays import REPLAY_FORMAT, with_replay
 from arena.luck.measure import game_luck, stored_luck
 from arena.luck.stored import measure_missing
-from arena.model import BotSpec, DecisionTimes, Event, Forfeit, GameRecord, Job, Termination
+from arena.model import BotSpec, DecisionTimes, Event, Forfeit, GameRecord, Job, Termination, offered_digest
 from arena.store import MIGRATIONS, SCHEMA_VERSION, Store, register_functions
 
 SPECS = [BotSpec(name, ("true",), f"/bots/{name}", name * 16) for name in ("a", "b")]
@@ -42,13 +42,13 @@ def test_a_game_is_stored_once_with_its_whole_record(tmp_path):
         assert store.add_game(record) is True
         assert store.add_game(record) is False
         assert len(list(store.games())) == 1
-        assert store.events("k1") == record.events
+        assert whole_events(store, "k1") == record.events
         [row] = store.games()
         assert row.winners == record.winners and row.seats == record.job.seats
         points = dict(store.db.execute("SELECT seat, points FROM results WHERE game_key='k1'").fetchall())
         assert points == {s: (1.0 if s in record.winners else 0.0) for s in (0, 1)}
     with Store(tmp_path / "r.db") as reader:
-        *_, final = replay(get_game("slyyde"), 2, {}, reader.events("k1"))
+        *_, final = replay(get_game("slyyde"), 2, {}, whole_events(reader, "k1"))
         assert final.outcome().winners == record.winners
 
 
@@ -105,7 +105,7 @@ def test_decision_times_are_stored_beside_the_events(tmp_path):
         store.add_bots(SPECS)
         store.add_game(record)
         assert store.decision_times("k1") == record.times
-        assert store.events("k1") == record.events
+        assert whole_events(store, "k1") == record.events
 
 
 def test_a_database_from_before_decision_times_reads_none(tmp_path):
@@ -128,7 +128,13 @@ def test_a_database_from_before_decision_times_reads_none(tmp_path):
         assert store.decision_times("k1") == DecisionTimes()
 
 
-def test_a_replay_is_stored_with_its_game_and_read_back_only_in_its_format(tmp_path):
+def test_a_game_whose_page_replays_its_record_gets_no_replay_made():
+    record = played("k1", 4)
+    assert get_spec("slyyde").engine_js is not None and with_replay(record) is record
+
+
+def test_a_replay_is_stored_with_its_game_and_read_back_only_in_its_format(tmp_path, monkeypatch):
+    without_browser_engine(monkeypatch, "slyyde")
     record = with_replay(played("k1", 4))
     assert record.replay is not None
     with Store(tmp_path / "r.db", writer=True) as store:
@@ -141,7 +147,8 @@ def test_a_replay_is_stored_with_its_game_and_read_back_only_in_its_format(tmp_p
         assert reader.replay("bare", REPLAY_FORMAT) is None
 
 
-def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_intact(tmp_path):
+def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_intact(tmp_path, monkeypatch):
+    without_browser_engine(monkeypatch, "slyyde")
     before = next(n for n, migration in enumerate(MIGRATIONS) if "replays" in migration.__name__)
     db = tmp_path / "r.db"
     with Store(db, writer=True) as store:
@@ -160,7 +167,7 @@ def test_a_database_from_before_replays_were_stored_is_upgraded_with_its_games_i
         Store(db)
     with Store(db, writer=True) as store:
         assert store.replay("old", REPLAY_FORMAT) is None
-        assert store.events("old") == played("old", 4).events
+        assert whole_events(store, "old") == played("old", 4).events
         store.add_game(with_replay(played("new", 5, 1)))
         assert store.replay("new", REPLAY_FORMAT) is not None
 
@@ -212,7 +219,7 @@ def test_a_database_from_before_luck_is_upgraded_and_its_games_luck_measured(tmp
         Store(db)
     with Store(db, writer=True) as store:
         assert store.unmeasured_luck() == ["old0", "old1", "old2"]
-        assert store.events("old1") == played("old1", 5, 1).events
+        assert whole_events(store, "old1") == played("old1", 5, 1).events
         assert measure_missing(store, workers=2) == 3
         assert measure_missing(store) == 0
         for n in range(3):
@@ -234,7 +241,7 @@ def test_a_database_of_schema_10_is_upgraded_in_place_and_reads_in_sql(tmp_path)
         conn.commit()
     with Store(db, writer=True) as store:
         store.add_game(played("new", 5, 1))
-        events = {key: store.events(key) for key in ("old", "new")}
+        events = {key: whole_events(store, key) for key in ("old", "new")}
     with closing(sqlite3.connect(db)) as conn:
         register_functions(conn)
         assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
@@ -296,7 +303,7 @@ def _detour_played(key: str, seed: int, order: int) -> GameRecord:
 def _everything(store: Store) -> dict[str, object]:
     """Every game's stored parts, as arena reads them, and every row of
     results and of the ratings cache."""
-    games = {game.key: (game, store.events(game.key), store.replay(game.key, REPLAY_FORMAT),
+    games = {game.key: (game, whole_events(store, game.key), store.replay(game.key, REPLAY_FORMAT),
                         store.decision_times(game.key)) for game in store.games()}
     tables = {table: store.db.execute(f"SELECT * FROM {table} ORDER BY 1, 2, 3").fetchall()
               for table in ("results", "ratings", "rating_history")}
@@ -304,12 +311,14 @@ def _everything(store: Store) -> dict[str, object]:
     return {"games": games, "failures": store.referee_failures(), "views": events, **tables}
 
 
-def test_a_database_of_schema_11_is_compacted_in_place_with_every_game_intact(tmp_path):
+def test_a_database_of_schema_11_is_compacted_in_place_with_every_game_intact(tmp_path, monkeypatch):
     """Issue 29: schema 14 keeps a game's events in its replay alone where
     the replay holds them, compresses the decision times, and makes results
     and rating_history WITHOUT ROWID. A file as arena 11 wrote it (games
     with and without replays, a forfeit cut short, a referee failure, the
     ratings cache) upgrades in place, and reads back exactly as before."""
+    for game in ("detour", "slyyde"):  # games whose replays arena 11 stored
+        without_browser_engine(monkeypatch, game)
     db = tmp_path / "r.db"
     forfeit = _detour_played("ff", 8, 3)
     forfeit = dataclasses.replace(forfeit, events=forfeit.events[:9], placements=(2, 1),
@@ -326,9 +335,10 @@ def test_a_database_of_schema_11_is_compacted_in_place_with_every_game_intact(tm
         ratings_cache.rewrite(store)
         before = _everything(store)
     assert before["games"]["replayed"][1:] == (records[0].events, records[0].replay, records[0].times)
-    # A file of schema 11 knows no plans (schema 13): its games come back as plan 0.
-    before["games"] = {key: (dataclasses.replace(game, plan=0), *rest)
-                       for key, (game, *rest) in before["games"].items()}
+    # A file of schema 11 knows no plans (schema 13): its games come back as
+    # plan 0; and schema 17 keeps no replay (the site makes them).
+    before["games"] = {key: (dataclasses.replace(game, plan=0), events, None, times)
+                       for key, (game, events, _, times) in before["games"].items()}
     with closing(sqlite3.connect(db)) as conn:
         undo_schema_12(conn)
         assert conn.execute("SELECT count(*) FROM games WHERE record IS NULL OR typeof(decision_times) != 'text'"
@@ -338,8 +348,8 @@ def test_a_database_of_schema_11_is_compacted_in_place_with_every_game_intact(tm
     with Store(db, writer=True) as store:
         assert _everything(store) == before
         assert store.db.execute("PRAGMA freelist_count").fetchone() == (0,)  # the pages freed given back
-        stored = dict(store.db.execute("SELECT key, record IS NULL FROM games").fetchall())
-        assert stored == {"replayed": 1, "bare": 0, "slyyde": 1, "ff": 1, "lost": 0}
+        stored = dict(store.db.execute("SELECT key, record IS NULL OR replay IS NOT NULL FROM games").fetchall())
+        assert stored == {"replayed": 0, "bare": 0, "slyyde": 0, "ff": 0, "lost": 0}
         assert {typeof for (typeof,) in store.db.execute("SELECT typeof(decision_times) FROM games")} == {"blob"}
         for table in ("results", "rating_history"):
             sql = store.db.execute("SELECT sql FROM sqlite_master WHERE name = ?", [table]).fetchone()[0]
@@ -347,4 +357,48 @@ def test_a_database_of_schema_11_is_compacted_in_place_with_every_game_intact(tm
         assert store.db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'results'"
                                 ).fetchall() == [("idx_results_bot_id_game",)]
         store.add_game(with_replay(_detour_played("new", 10, 5)))
-        assert store.events("new") == _detour_played("new", 10, 5).events
+        assert whole_events(store, "new") == _detour_played("new", 10, 5).events
+
+
+def test_a_database_of_schema_16_keeps_its_records_without_the_offered_actions(tmp_path, monkeypatch):
+    """Issue 29: schema 17 stores each decision's chosen action, not the
+    actions offered (the engine makes them again, a digest checks them), and
+    no replay. A file as arena 16 wrote it (records inside replays, one
+    without, a forfeit cut short, a referee failure) upgrades in place, its
+    games whole as before, the moves view showing every chosen action."""
+    without_browser_engine(monkeypatch, "slyyde")  # a game whose replay arena 16 stored
+    db = tmp_path / "r.db"
+    forfeit = _detour_played("ff", 8, 3)
+    forfeit = dataclasses.replace(forfeit, events=forfeit.events[:9], placements=(2, 1),
+                                  termination=Termination.TIMEOUT, scores=None,
+                                  forfeits=(Forfeit(0, Termination.TIMEOUT, "no answer within 0.5 s"),))
+    records = [_detour_played("bare", 5, 1), with_replay(played("slyyde", 6, 2)), forfeit,
+               GameRecord.referee_failure(Job("lost", "detour", tuple(s.bot_id for s in SPECS), 9, 0, 4), "died")]
+    with Store(db, writer=True) as store:
+        store.add_bots(SPECS)
+        for record in records:
+            store.add_game(record)
+        ratings_cache.rewrite(store)
+        before = _everything(store)
+    with closing(sqlite3.connect(db)) as conn:
+        undo_schema_17(conn)
+        conn.execute("UPDATE meta SET value = '16' WHERE key = 'schema_version'")
+        conn.commit()
+        assert conn.execute("SELECT count(*) FROM games WHERE record LIKE '%offered%'").fetchone() == (0,)
+    with Store(db, writer=True) as store:
+        after = _everything(store)
+        assert after["games"] == {key: (game, events, None, times)
+                                  for key, (game, events, _, times) in before["games"].items()}
+        assert {key: value for key, value in after.items() if key != "games"} == \
+               {key: value for key, value in before.items() if key != "games"}
+        assert store.db.execute("PRAGMA freelist_count").fetchone() == (0,)
+        for record in records[:3]:
+            events, digest = store.record(record.job.key)
+            assert not any("offered" in event for event in events)
+            assert digest == offered_digest(event["offered"] for event in record.events if event["kind"] == "decision")
+        moves = store.db.execute("SELECT game_key, action, offered FROM moves ORDER BY game_key, event").fetchall()
+        assert [(key, json.loads(action)) for key, action, _ in moves] == [
+            (record.job.key, event["offered"][event["chosen"]])
+            for record in sorted(records[:3], key=lambda record: record.job.key)
+            for event in record.events if event["kind"] == "decision"]
+        assert {offered for *_, offered in moves} == {None}

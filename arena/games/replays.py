@@ -15,14 +15,14 @@ import base64
 import dataclasses
 import json
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.games import GAMES, get_spec
 from arena.games.base import IllegalAction, InvalidOptions
-from arena.games.events import replay
+from arena.games.events import check_offered, replayed
 from arena.games.text_view import StepWords, effects_line
-from arena.model import DecisionTimes, Event, GameRecord, bot_name
+from arena.model import DecisionTimes, Event, GameRecord, StoredEvent, bot_name
 
 # Bump when the replay data change shape (a change of the page's template
 # alone rewrites every page by itself: the builder hashes the templates), so
@@ -35,15 +35,34 @@ _MISSING = object()
 
 def with_replay(record: GameRecord) -> GameRecord:
     """The record with its replay payload, made where the game was played
-    (in a worker, in parallel with the other games). A record that does not
-    replay cleanly gets none: the site makes its page, problem shown."""
+    (in a worker, in parallel with the other games), for a game whose
+    replays the site's pages cannot make themselves (no ``engine_js``);
+    the record alone for one that can. A record that does not replay
+    cleanly gets none: the site makes its page, problem shown."""
     job = record.job
+    if job.game not in GAMES or get_spec(job.game).engine_js is not None:
+        return record
     payload, _, problem = replay_payload(job.game, job.seats, job.options, record.events, record.times)
     return record if problem else dataclasses.replace(record, replay=payload, replay_format=REPLAY_FORMAT)
 
 
-def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any], events: list[Event],
-                   times: DecisionTimes) -> tuple[str, int, str | None]:
+def record_replay(options: dict[str, Any], events: list[StoredEvent], digest: str | None,
+                  times: DecisionTimes) -> dict[str, Any]:
+    """The replay of a game that brings a replay engine for the browser:
+    ``{"options": {...}, "record": [...], "offered": digest, "timeout_ms":
+    ..., "answer_ms": [...]}`` (schema.json, ``$defs/recordReplay``): the
+    events as stored, each decision without its action (the page takes it
+    among the actions the engine offers: a third of the bytes), from which
+    static/replay.js makes every state, offered action and step's words
+    with the game's engine.js, checking the offered actions' digest."""
+    shown = [{"kind": "decision", "seat": event["seat"], "chosen": event["chosen"]} if event["kind"] == "decision"
+             else event for event in events]
+    return {"options": options, "record": shown, "offered": digest, **_times(events, times)}
+
+
+def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any],
+                   events: Sequence[Event | StoredEvent], times: DecisionTimes,
+                   digest: str | None = None) -> tuple[str, int, str | None]:
     """The replay as the page embeds it: base64 of zlib-compressed JSON
     ``{"events": [...], "patches": [...], "words": [...], "timeout_ms": ...,
     "answer_ms": [...]}`` (schema.json, ``$defs/replay``). The page rebuilds
@@ -56,32 +75,51 @@ def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any], e
     early, if it did: a record that no longer replays still gets a page."""
     patches: list[Any] = []
     words: list[StepWords] = []
+    whole: list[Event] = []
     problem = None
     definition = GAMES.get(game)
     if definition is None:
         problem = f"this arena has no {game!r} engine to replay the game with"
     else:
         view = get_spec(game).describer([bot_name(seat) for seat in seats])
-        previous: dict[str, Any] | None = None
         try:
-            for state in replay(definition, len(seats), options, events):
+            start = definition.new_state(len(seats), options)
+            previous = start.to_json()
+            patches.append(previous)
+            for state, event in replayed(start, events):
                 current = state.to_json()
-                if previous is None:
-                    patches.append(current)
-                else:
-                    event = events[len(words)]
-                    patches.append(state_patch(previous, current))
-                    words.append(stored_words(view.step(previous, event, current), event))
+                whole.append(event)
+                patches.append(state_patch(previous, current))
+                words.append(stored_words(view.step(previous, event, current), event))
                 previous = current
+            check_offered(whole, digest)
         except (IllegalAction, InvalidOptions, KeyError, IndexError, TypeError, ValueError) as exc:
-            problem = f"the record does not replay on this engine after step {len(patches) - 1}: {exc}"
-    shown = events[:max(0, len(patches) - 1)] if problem else events
-    decisions = sum(1 for event in shown if event["kind"] == "decision")
-    data = {"events": shown, "patches": patches, "words": words,
-            "timeout_ms": None if times.move_timeout is None else int(times.move_timeout * 1000),
+            problem = f"the record does not replay on this engine after step {max(0, len(patches) - 1)}: {exc}"
+    shown = whole[:len(words)]
+    data = {"events": shown, "patches": patches[:len(shown) + 1], "words": words, **_times(shown, times)}
+    return encoded(data), len(patches), problem
+
+
+def _times(events: Sequence[Event | StoredEvent], times: DecisionTimes) -> dict[str, Any]:
+    """What a replay shows of the time limit and of each decision's answer time."""
+    decisions = sum(1 for event in events if event["kind"] == "decision")
+    return {"timeout_ms": None if times.move_timeout is None else int(times.move_timeout * 1000),
             "answer_ms": [round(seconds * 1000, 1) for seconds in times.seconds[:decisions]]}
-    raw = json.dumps(data, separators=(",", ":")).encode()
-    return base64.b64encode(zlib.compress(raw, 6)).decode("ascii"), len(patches), problem
+
+
+def encoded(data: dict[str, Any]) -> str:
+    """JSON as a page embeds it: zlib-compressed and base64-encoded."""
+    return encoded_text(json.dumps(data, separators=(",", ":")))
+
+
+def encoded_text(text: str) -> str:
+    """JSON text as a page embeds it (``encoded``)."""
+    return base64.b64encode(zlib.compress(text.encode(), 6)).decode("ascii")
+
+
+def decoded(payload: str) -> Any:
+    """The JSON a payload (``encoded``) holds."""
+    return json.loads(zlib.decompress(base64.b64decode(payload)))
 
 
 def stored_words(words: StepWords, event: Event) -> StepWords:

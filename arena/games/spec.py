@@ -35,7 +35,12 @@ class GameSpec:
     the board; a game without one is not played by the house bots.
     ``board_js`` draws the board on the site and the play page (the
     contract is in arena/site/static/boards/common.js), with the style
-    sheet ``board_css``; without it they show the generic board view. ``conformance`` is test configuration, read
+    sheet ``board_css``; without it they show the generic board view.
+    ``engine_js`` is the game's replay engine for the browser (the contract
+    is in arena/games/text_view.js): the states and words of every step made
+    again from a record's events, checked against this package's engine and
+    text view on seeded random games (tests/test_engines_js.py); a game
+    without one has its replays made in Python and stored whole. ``conformance`` is test configuration, read
     by the conformance suite only (tests/test_conformance.py): per player
     count, the option sets its seeded random games are played with
     (``[{}]`` where a count is not named). It is here rather than in the
@@ -49,6 +54,7 @@ class GameSpec:
     evaluation: EvaluationFactory | None = None
     board_js: Traversable | None = None
     board_css: Traversable | None = None
+    engine_js: Traversable | None = None
     conformance: Mapping[int, Sequence[dict[str, Any]]] = field(default_factory=dict)
 
     @property

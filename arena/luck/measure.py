@@ -28,7 +28,7 @@ from arena.games.base import ChanceRequest, State
 from arena.games.dice import stream_seed
 from arena.games.events import replay
 from arena.luck.values import PointValues, point_values
-from arena.model import Event
+from arena.model import Event, StoredEvent
 
 ENUMERATED = 216   # outcomes enumerated whole (three dice); more are sampled
 SAMPLES = 64       # outcomes sampled where there are more
@@ -88,7 +88,7 @@ def expected_values(state: State, value: PointValues, sampler: random.Random) ->
     return [total / count for total in totals]
 
 
-def game_luck(game_name: str, players: int, options: dict[str, Any], events: list[Event],
+def game_luck(game_name: str, players: int, options: dict[str, Any], events: Sequence[Event | StoredEvent],
               seed: int, value: PointValues | None = None) -> GameLuck:
     """The luck of a recorded game (raises IllegalAction if the events do
     not replay on the engine, as ``arena.games.events.replay`` does)."""
@@ -112,7 +112,7 @@ def game_luck(game_name: str, players: int, options: dict[str, Any], events: lis
 
 
 
-def stored_luck(game_name: str, players: int, options: dict[str, Any], events: list[Event],
+def stored_luck(game_name: str, players: int, options: dict[str, Any], events: Sequence[Event | StoredEvent],
                 seed: int) -> dict[str, Any]:
     """A stored game's luck as ``games.luck`` keeps it: ``GameLuck.to_json``,
     or ``{"problem": why}`` where it cannot be measured (a game without an

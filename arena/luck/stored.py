@@ -112,7 +112,7 @@ def _measure_keys(store: Store, keys: list[str]) -> Measured:
     measured = {}
     for key in keys:
         game = store.game(key)
-        measured[key] = stored_luck(game.game, game.players, game.options, store.events(key), game.seed)
+        measured[key] = stored_luck(game.game, game.players, game.options, store.record(key)[0], game.seed)
     return measured
 
 

@@ -21,7 +21,7 @@ run played is read from the store.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,7 @@ from arena.bots.discovery import discover, named_bots
 from arena.errors import ArenaError
 from arena.luck.measure import GameLuck, stored_luck
 from arena.luck.values import point_values
-from arena.model import BotSpec, DiceKey, Event, GameRecord, Job, Limits, Termination
+from arena.model import BotSpec, DiceKey, Event, GameRecord, Job, Limits, StoredEvent, Termination
 from arena.play.executors import Executor
 from arena.play.plan import option_text
 from arena.play.probe import probe_bots
@@ -124,7 +124,7 @@ def check_luck_measurable(gauntlet: Gauntlet) -> None:
 VOID = -1
 
 
-def _luck_of(job: Job, events: list[Event]) -> dict[str, Any]:
+def _luck_of(job: Job, events: Sequence[Event | StoredEvent]) -> dict[str, Any]:
     """A game's luck from its record, as the store keeps it (games.luck)."""
     return stored_luck(job.game, len(job.seats), job.options, events, job.seed)
 
@@ -150,7 +150,7 @@ class AdjustedResults:
     def of(self, job: Job, placements: results.Placements) -> float:
         luck = self.store.luck(job.key)
         if luck is None:  # measured here, now or as the game came back: stored once
-            luck = self.measured.pop(job.key, None) or _luck_of(job, self.store.events(job.key))
+            luck = self.measured.pop(job.key, None) or _luck_of(job, self.store.record(job.key)[0])
             self.store.add_luck({job.key: luck})
         if "problem" in luck:
             raise ArenaError(f"game {job.key}: {luck['problem']}")

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import ratings_cache
-from arena.games import replays
+from arena.games import GAMES, get_spec, replays
 from arena.model import StoredGame
 from arena.resources import package_path
 from arena.site import data, pages, paths
@@ -55,7 +55,7 @@ from arena.stats.standings import Tally
 from arena.store import Store
 
 MANIFEST = "manifest.json"  # what the replay chunks and log pages were made from
-CHUNK_LAYOUT = 1  # changes whenever what a replay chunk holds of a game (pages.chunked_game) does
+CHUNK_LAYOUT = 2  # changes whenever what a replay chunk holds of a game (pages.chunked_game) does
 STATIC = package_path("arena.site", "static")
 TEMPLATES = package_path("arena.site", "templates")
 RATE_ELSEWHERE_FROM = 20_000  # stored games from which a build counting every game rates them in another process
@@ -513,14 +513,20 @@ def _page_bots(infos: dict[str, BotInfo]) -> dict[str, list[Any]]:
 
 def _chunked_game(store: Store, game: StoredGame, logs: list[dict[str, Any] | None],
                   bots: dict[str, list[Any]]) -> dict[str, Any]:
-    """A game's chunk entry, with the replay stored with the game, or made
-    here from its events where none was stored (games stored before there
-    were)."""
-    payload, problem = store.replay(game.key, replays.REPLAY_FORMAT), None
-    if payload is None:
-        payload, _, problem = replays.replay_payload(game.game, game.seats, game.options, store.events(game.key),
-                                                     store.decision_times(game.key))
-    return pages.chunked_game(game, logs, payload, problem, bots, store.replay_luck(game.key))
+    """A game's chunk entry: its record, where the game brings a replay
+    engine for the page; else the replay stored with the game, or made here
+    from its record where none was stored."""
+    events, digest = store.record(game.key)
+    problem = None
+    if game.game in GAMES and get_spec(game.game).engine_js is not None:
+        replay = replays.record_replay(game.options, events, digest, store.decision_times(game.key))
+    else:
+        stored = store.replay(game.key, replays.REPLAY_FORMAT)
+        if stored is None:
+            stored, _, problem = replays.replay_payload(game.game, game.seats, game.options, events,
+                                                        store.decision_times(game.key), digest)
+        replay = replays.decoded(stored)
+    return pages.chunked_game(game, logs, replay, problem, bots, store.replay_luck(game.key))
 
 
 def _write_replay_chunk(store: Store, out: Path, chunk: int, keys: list[str], bots: dict[str, list[Any]],

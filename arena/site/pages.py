@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from importlib.resources import files
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
 from arena import results
-from arena.games import SPECS
+from arena.games import SPECS, replays
 from arena.model import FORFEITS, StoredGame
 from arena.site import paths, schema
 from arena.site.charts import history_legend, history_svg, interval_bars
@@ -298,7 +299,9 @@ def board_data() -> Iterator[tuple[str, str]]:
     replays and the play page: data/board-GAME.js, data/drawing-GAME.js and
     its style sheet data/drawing-GAME.css, the drawing the game's own
     (GameSpec.board_js, board_css) or, for a game that brings none, the
-    generic view of static/boards/generic.js."""
+    generic view of static/boards/generic.js; and the replay engines for
+    the page, data/engine-GAME.js (GameSpec.engine_js; a comment for a game
+    that brings none) on the frame they share, data/text-view.js."""
     for name, spec in sorted(SPECS.items()):
         yield f"data/board-{name}.js", ("window.ArenaBoardData = window.ArenaBoardData || {};\n"
                                         f"window.ArenaBoardData[{js(name)}] = {js(spec.game.board)};\n")
@@ -308,17 +311,22 @@ def board_data() -> Iterator[tuple[str, str]]:
         style = (spec.board_css.read_text(encoding="utf-8") if spec.board_css is not None
                  else f"/* {name} brings no board style of its own */\n")
         yield f"data/drawing-{name}.css", style
+        yield f"data/engine-{name}.js", (spec.engine_js.read_text(encoding="utf-8") if spec.engine_js is not None
+                                         else f"/* {name} brings no replay engine: its replays carry their steps */\n")
+    yield "data/text-view.js", files("arena.games").joinpath("text_view.js").read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------------ a game
 
 
-def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], payload: str, problem: str | None,
+def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], replay: dict[str, Any], problem: str | None,
                  bots: dict[str, list[Any]], luck: str | None = None) -> dict[str, Any]:
     """A game as its replay chunk holds it (schema.json, ``$defs/chunkedGame``):
-    its header rendered (templates/game.html), its replay (the payload of
-    arena.games.replays, and why it stops early if it does) and the luck of
-    its dice. Who won, drew or lost is arena.results' verdict
+    its game and seats, and, in one payload (zlib and base64,
+    ``$defs/gamePayload``), its header rendered (templates/game.html), its
+    replay (arena.games.replays: the record, or the states and words made
+    in Python), why the replay stops early if it does, and the luck of its
+    dice. Who won, drew or lost is arena.results' verdict
     on the placements: a shared first place is a draw between those sharing
     it. ``logs`` are the seats' stderr logs (arena.site.data.StderrLogs.seat_logs):
     a forfeiting seat's last lines are shown beside its forfeit. ``luck`` is
@@ -338,22 +346,17 @@ def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], payload: s
     # A first place shared by some seats and not all: name those who share it.
     shared = [s for s in seats if s["drew"]] if any(not s["drew"] for s in seats) else []
     head = render("game.html", "", game=game, seats=seats, shared=shared, when=format_time(game.finished_at))
-    return {"game": game.game, "players": game.players, "head": head, "payload": payload, "problem": problem,
-            "luck": luck}
+    shown = json.dumps({"head": head, "problem": problem, "replay": replay}, separators=(",", ":"))
+    # The luck as the store holds it (Store.replay_luck), JSON text not parsed and written again.
+    return {"game": game.game, "players": game.players,
+            "payload": replays.encoded_text(f'{shown[:-1]},"luck":{luck or "null"}}}')}
 
 
 def replay_chunk(chunk: int, games: dict[int, dict[str, Any]]) -> str:
     """data/replays/<chunk>.js: the chunk's games by number (schema.json,
-    ``$defs/replayChunk``), for replay.html to load by <script>. Each game's
-    luck, the last member of its entry, is JSON text already: written as
-    it is, where JSON's ``null`` would stand."""
-    entries = []
-    for number, game in sorted(games.items()):
-        entry = json.dumps({str(number): {**game, "luck": None}}, separators=(",", ":"), ensure_ascii=False)
-        assert entry.endswith(',"luck":null}}'), "luck is the entry's last member"
-        entries.append(entry[1:-len("null}}")] + (game["luck"] or "null") + "}")
-    # A file of its own: '<' needs no escape outside HTML.
-    return f"ArenaReplays.add({chunk}, {{{','.join(entries)}}});\n"
+    ``$defs/replayChunk``), for replay.html to load by <script>."""
+    text = json.dumps({str(n): game for n, game in sorted(games.items())}, separators=(",", ":"), ensure_ascii=False)
+    return f"ArenaReplays.add({chunk}, {text});\n"  # a file of its own: '<' needs no escape outside HTML
 
 
 def redirect_page(number: int) -> str:

@@ -14,4 +14,5 @@ SPEC = GameSpec(
     evaluation=CicloviaEvaluation,
     board_js=files(__name__) / "board.js",
     board_css=files(__name__) / "board.css",
+    engine_js=files(__name__) / "engine.js",
 )

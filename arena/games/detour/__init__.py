@@ -14,5 +14,6 @@ SPEC = GameSpec(
     evaluation=DetourEvaluation,
     board_js=files(__name__) / "board.js",
     board_css=files(__name__) / "board.css",
+    engine_js=files(__name__) / "engine.js",
     conformance={2: [{}, {"pieces": 4}], 3: [{}], 4: [{}]},
 )

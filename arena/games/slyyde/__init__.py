@@ -14,5 +14,6 @@ SPEC = GameSpec(
     evaluation=SlyydeEvaluation,
     board_js=files(__name__) / "board.js",
     board_css=files(__name__) / "board.css",
+    engine_js=files(__name__) / "engine.js",
     conformance={players: [{}, {"first_player": players - 1}] for players in range(2, 5)},
 )

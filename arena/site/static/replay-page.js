@@ -1,9 +1,10 @@
 /* replay.html: the one page of every game's replay. The address names the
    game by its number (#game=N, and #step=K for a step): this script loads
    the replay chunk holding it (data/replays/<chunk>.js, by <script> so that
-   the site works from file://), shows the game's header as arena rendered
-   it, then loads the game's board drawing and static/replay.js, which
-   plays the replay, and, where the luck of its dice is stored,
+   the site works from file://), inflates the game's payload, shows the
+   game's header as arena rendered it, then loads the game's board drawing, its replay engine (which makes
+   the game's steps from its record, where the game brings one) and
+   static/replay.js, which plays the replay, and, where the luck of its dice is stored,
    static/luck.js, which draws it. Another game in the address loads the page afresh. */
 (function () {
   "use strict";
@@ -33,6 +34,16 @@
     });
   }
 
+  /* A game's payload (arena/site/schema.json, $defs/gamePayload): JSON,
+     zlib-compressed and base64-encoded, inflated by the browser. */
+  async function decode(text) {
+    const binary = atob(text);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return JSON.parse(await new Response(stream).text());
+  }
+
   const chunks = {};
   window.ArenaReplays = {add: function (chunk, games) { chunks[chunk] = games; }};
 
@@ -48,8 +59,15 @@
     }
     const entry = chunks[chunk] && chunks[chunk][String(number)];
     if (!entry) { fail("There is no game " + number + " on this site."); return; }
+    let shown;
+    try {
+      shown = await decode(entry.payload);
+    } catch (error) {
+      fail("The game's data could not be read: " + error);
+      return;
+    }
     const head = document.getElementById("game-head");
-    head.innerHTML = entry.head;  // rendered by arena, everything a bot chose escaped
+    head.innerHTML = shown.head;  // rendered by arena, everything a bot chose escaped
     document.title = head.querySelector("h1").textContent.replace(/\s+/g, " ").trim() + " · arena leaderboard";
     root.setAttribute("data-game", entry.game);
     root.setAttribute("data-players", entry.players);
@@ -57,17 +75,18 @@
     const board = document.getElementById("board");
     board.classList.add("board-" + entry.game);
     board.setAttribute("aria-label", "the " + entry.game + " board");
-    if (entry.problem) {
+    if (shown.problem) {
       const p = document.createElement("p");
       p.className = "problem";
-      p.textContent = entry.problem;
+      p.textContent = shown.problem;
       root.appendChild(p);
     }
-    document.getElementById("replay-data").textContent = entry.payload;
+    document.getElementById("replay-data").textContent = JSON.stringify(shown.replay);
     const scripts = ["data/board-" + entry.game + ".js", "static/boards/common.js", "static/boards/generic.js",
-                     "data/drawing-" + entry.game + ".js", "static/boards/offers.js", "static/replay.js"];
-    if (entry.luck) {
-      document.getElementById("luck-data").textContent = JSON.stringify(entry.luck);
+                     "data/drawing-" + entry.game + ".js", "static/boards/offers.js", "data/text-view.js",
+                     "data/engine-" + entry.game + ".js", "static/replay.js"];
+    if (shown.luck) {
+      document.getElementById("luck-data").textContent = JSON.stringify(shown.luck);
       document.getElementById("luck").hidden = false;
       scripts.push("static/luck.js");
     }

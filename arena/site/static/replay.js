@@ -1,8 +1,10 @@
 /* The replay player of replay.html.
 
-   static/replay-page.js puts the game's replay chunk entry on the page: the
-   record (events) and, for every step, the fields of the engine's state
-   JSON that changed, zlib-compressed and base64-encoded (#replay-data). Step 0 is the initial state; step k is the state after
+   static/replay-page.js puts the game's replay on the page (#replay-data,
+   JSON): the record, from
+   which the game's replay engine makes every step (fromRecord), or, for a
+   game that brings none, the record (events) with, for every step, the
+   fields of the engine's state JSON that changed and its words. Step 0 is the initial state; step k is the state after
    event k - 1, and words[k - 1] says event k - 1 in the game's own words
    (its text view, the words of the terminal and the play page: this page
    words no move itself). The board module of the game (static/boards/<game>.js) draws
@@ -56,13 +58,6 @@
     root.setAttribute("data-ready", "error");
   }
 
-  async function decode(text) {
-    const binary = atob(text.trim());
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
-    return JSON.parse(await new Response(stream).text());
-  }
 
   /* Patches as arena/site/schema.json ($defs/patch) describes them and
      arena/site/replays.py's state_patch writes them: {$v} a dict whole,
@@ -90,6 +85,60 @@
       states.push(current);
     }
     return states;
+  }
+
+  /* A record replay (arena/site/schema.json, $defs/recordReplay): the
+     game's engine for the browser (data/engine-<game>.js, the contract in
+     data/text-view.js) makes every state, the actions offered at each
+     decision and each step's words from the record, as the referee's
+     engine and text view did. Where the record stops replaying, or the
+     engine offers other actions than the referee did (a record made under
+     other rules), the steps that replayed are shown and the problem said. */
+  function fromRecord(data, board) {
+    const engine = window.ArenaEngines && window.ArenaEngines[game];
+    const made = {states: [], events: [], words: [], problem: null};
+    if (!engine || !engine.apply) {
+      made.problem = "This site has no replay engine for " + game + ".";
+      return made;
+    }
+    const util = ArenaEngines.util;
+    const view = new engine.View(board, meta.seats.map(function (seat) { return seat.name; }), null);
+    const offered = [];
+    try {
+      let state = engine.initial(meta.players, data.options, board);
+      made.states.push(state);
+      for (const stored of data.record) {
+        let event = stored;
+        if (stored.kind === "decision") {
+          const offers = engine.legalActions(state, board);
+          if (!(stored.chosen >= 0 && stored.chosen < offers.length) ||
+              (stored.action !== undefined && util.canonical(offers[stored.chosen]) !== util.canonical(stored.action))) {
+            throw new Error("the engine does not offer the recorded action: the record was made under other rules");
+          }
+          offered.push(offers);
+          event = {kind: "decision", seat: stored.seat, offered: offers, chosen: stored.chosen};
+        }
+        const next = engine.apply(state, event, board);
+        made.words.push(view.step(state, event, next));
+        made.events.push(event);
+        made.states.push(next);
+        state = next;
+      }
+      if (data.offered !== null && util.offeredDigest(offered) !== data.offered) {
+        made.problem = "The engine offers other actions than the referee did: the record was made under other rules.";
+      }
+    } catch (error) {
+      made.problem = "The record does not replay on this engine after step " + made.events.length + ": " + error.message;
+      made.states.length = Math.min(made.states.length, made.events.length + 1);
+    }
+    return made;
+  }
+
+  function note(message) {
+    const p = document.createElement("p");
+    p.className = "problem";
+    p.textContent = message;
+    root.appendChild(p);
   }
 
   // ------------------------------------------------------------ text
@@ -372,14 +421,22 @@
     if (!factory || !board) { fail("This site has no board drawing for " + game + "."); return; }
     let data;
     try {
-      data = await decode($("replay-data").textContent);
+      data = JSON.parse($("replay-data").textContent);
     } catch (error) {
       fail("The replay data could not be read: " + error);
       return;
     }
-    states = buildStates(data.patches);
-    events = data.events.slice(0, states.length - 1);
-    words = data.words;
+    if (data.record) {
+      const made = fromRecord(data, board);
+      states = made.states;
+      events = made.events;
+      words = made.words;
+      if (made.problem) note(made.problem);
+    } else {
+      states = buildStates(data.patches);
+      events = data.events.slice(0, states.length - 1);
+      words = data.words;
+    }
     if (!states.length) { fail("The record holds no state to show."); return; }
     for (const id of ["r-slider", "r-jump"]) $(id).max = states.length - 1;
     $("r-total").textContent = states.length - 1;
