@@ -371,8 +371,8 @@ def _stored_records_v17(db: sqlite_utils.Database) -> None:
     while rows := db.execute("SELECT rowid, record, replay FROM games WHERE rowid > ? ORDER BY rowid LIMIT 500",
                              [last]).fetchall():
         for rowid, record, replay in rows:
-            text = arena_events(record, replay)
-            stored, digest = (None, None) if text is None else stored_events(json.loads(text))
+            events = _events(record, replay)
+            stored, digest = (None, None) if events is None else stored_events(events)
             db.execute("UPDATE games SET record = ?, offered = ?, replay = NULL, replay_format = NULL WHERE rowid = ?",
                        [None if stored is None else _compressed(stored), digest, rowid])
         last = rows[-1][0]
@@ -428,6 +428,17 @@ def arena_events(record: bytes | None, replay: bytes | None) -> str | None:
     text = zlib.decompress(replay).decode()
     _, end = json.JSONDecoder().raw_decode(text, len(_REPLAY_EVENTS))
     return text[len(_REPLAY_EVENTS):end]
+
+
+def _events(record: bytes | None, replay: bytes | None) -> list[Event] | None:
+    """A game's events as ``arena_events`` finds them, parsed (once)."""
+    if record is not None:
+        events: list[Event] = json.loads(zlib.decompress(record))
+        return events
+    if replay is None:
+        return None
+    events, _ = json.JSONDecoder().raw_decode(zlib.decompress(replay).decode(), len(_REPLAY_EVENTS))
+    return events
 
 
 def register_functions(conn: sqlite3.Connection) -> None:
