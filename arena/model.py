@@ -86,7 +86,7 @@ def stored_events(events: list[Event]) -> tuple[list[StoredEvent], str]:
     """The record as it is stored, and the digest of what it leaves out:
     each decision keeps the action chosen, not the actions offered, which
     are the engine's legal actions there (the referee offers no others) and
-    three quarters of a record's bytes; ``arena.games.events.full_events``
+    about half of a record's bytes; ``arena.games.events.full_events``
     makes them again."""
     stored: list[StoredEvent] = []
     for event in events:
