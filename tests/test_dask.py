@@ -20,7 +20,7 @@ import time
 import warnings
 import zlib
 from collections.abc import Callable
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -153,6 +153,9 @@ def finish(process: subprocess.Popen, timeout: float = 300) -> tuple[str, str]:
             return process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             process.send_signal(signal.SIGABRT)
+            with suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=30)
+            os.killpg(process.pid, signal.SIGKILL)  # its children (a local cluster, its pools) may hold its pipes
             _, err = process.communicate(timeout=30)
             raise AssertionError(f"arena did not finish within {timeout:g} s; where it was:\n{err}") from None
     finally:
@@ -199,8 +202,8 @@ def processes() -> dict[int, tuple[int, int, str]]:
     return table
 
 
-def descendants(root: int) -> set[int]:
-    table = processes()
+def descendants(root: int, table: dict[int, tuple[int, int, str]] | None = None) -> set[int]:
+    table = processes() if table is None else table
     found, frontier = set(), {root}
     while frontier:
         frontier = {pid for pid, (parent, _, _) in table.items() if parent in frontier} - found
@@ -223,13 +226,51 @@ def command_line(pid: int) -> list[str]:
 def bots_under(root: int) -> dict[int, list[str]]:
     """The live processes under ``root`` that run a bot shipped to a worker
     (the bot, and whatever supervises it, name the bot's unpacked file), with
-    their command lines read at once: a bot may end a moment later."""
+    their command lines read at once: a bot may end a moment later. One
+    look at the process table: a test watching for bots looks often."""
+    table = processes()
     found = {}
-    for pid in descendants(root):
+    for pid in descendants(root, table):
         command = command_line(pid)
-        if alive(pid) and any("arena-bots" in part for part in command):
+        if table[pid][2] != "Z" and any("arena-bots" in part for part in command):
             found[pid] = command
     return found
+
+
+def stop_a_worker_in_a_match(client, cluster: Cluster, names: dict[str, str]) -> tuple[int, dict, list[str]]:
+    """Stop (SIGSTOP to its process group) a worker in the middle of a
+    part of a match, once the other worker plays matches too (so it has
+    started the bots: arena sends parts only to such workers). Returns the
+    worker's number, its bots (pid: command line) and the keys it was
+    processing.
+
+    A part closes its bots before it returns, so bots still alive under a
+    stopped worker (past its check that starts each bot once, a task of
+    its own) mean that its part has not returned, and cannot now: the
+    stop lands on a part in flight, however short the games. A worker
+    seen with bots that then turn out to be none of that is let go on
+    (SIGCONT), and the watch goes on."""
+    addresses = [names[f"w{number}"] for number in range(len(cluster.workers))]
+    matches_seen: set[int] = set()
+
+    def kinds(keys) -> set[str]:
+        return {str(key).split("-")[1] for key in keys if str(key).startswith(("arena-match-", "arena-probe-"))}
+
+    def stopped_in_a_match() -> tuple[int, dict, list[str]] | None:
+        processing = client.processing()
+        matches_seen.update(n for n, a in enumerate(addresses) if "match" in kinds(processing.get(a, ())))
+        for number, process in enumerate(cluster.workers):
+            if not set(range(len(addresses))) - {number} <= matches_seen or not bots_under(process.pid):
+                continue
+            os.killpg(process.pid, signal.SIGSTOP)
+            bots = bots_under(process.pid)
+            keys = [str(key) for key in client.processing(workers=[addresses[number]])[addresses[number]]]
+            if bots and kinds(keys) == {"match"}:
+                return number, bots, keys
+            os.killpg(process.pid, signal.SIGCONT)
+        return None
+
+    return wait_for(stopped_in_a_match, 120, "a worker with a match's bots, the other playing matches too")
 
 
 # -- a real dask scheduler and real dask workers ------------------------------------
@@ -409,17 +450,8 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
             run = start_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask",
                               "--scheduler", cluster.address, cwd=tmp_path)
             try:
-                def playing_a_match():  # not merely starting each bot once, as it does first
-                    for number, process in enumerate(cluster.workers):
-                        address = names[f"w{number}"]
-                        keys = client.processing(workers=[address])[address]
-                        playing = bots_under(process.pid)
-                        if playing and any(str(key).startswith("arena-match-") for key in keys):
-                            return number, playing, keys
-                    return None
-
-                # Whichever worker is first seen playing a match is killed.
-                number, playing, in_progress = wait_for(playing_a_match, 120, "a match's bots on a worker")
+                # Whichever worker is first seen playing a match, while the other plays too, is killed.
+                number, playing, in_progress = stop_a_worker_in_a_match(client, cluster, names)
                 victim, dead, survivor = cluster.workers[number], f"w{number}", names[f"w{1 - number}"]
                 os.killpg(victim.pid, signal.SIGKILL)
                 victim.wait(timeout=10)
@@ -477,21 +509,12 @@ def test_a_stopped_worker_is_removed_and_its_games_played_elsewhere(bots, refere
             run = start_arena(*TOURNAMENT, "--move-timeout", "2", "--startup-timeout", "5", "--bots", str(bots),
                               "--executor", "dask", "--scheduler", cluster.address, cwd=tmp_path)
             try:
-                def playing_a_match():
-                    for number, process in enumerate(cluster.workers):
-                        address = names[f"w{number}"]
-                        keys = client.processing(workers=[address])[address]
-                        if bots_under(process.pid) and any(str(key).startswith("arena-match-") for key in keys):
-                            return number
-                    return None
-
                 try:
-                    number = wait_for(playing_a_match, 120, "a match's bots on a worker")
+                    number, _, _ = stop_a_worker_in_a_match(client, cluster, names)
                 except AssertionError as waited:
                     _, err = finish(run, timeout=10)  # arena's stacks if it still runs, else what it said
                     raise AssertionError(f"{waited}; arena said:\n{err}") from None
                 victim = cluster.workers[number]
-                os.killpg(victim.pid, signal.SIGSTOP)
                 try:
                     _, err = finish(run, timeout=240)
                 finally:
@@ -768,16 +791,6 @@ def test_the_install_hint_installs_this_project_with_the_dask_extra(tmp_path):
 
 
 
-class _Failed:
-    """A future whose task failed with ``error``."""
-
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
-
-    def result(self):
-        raise self.error
-
-
 @pytest.mark.parametrize("error, message", [
     (KilledWorker("arena-match-x-part0", SimpleNamespace(address="tcp://127.0.0.1:1"), 3),
      "match arena-match-x-part0 was given up: "),
@@ -786,10 +799,13 @@ class _Failed:
     (ArenaError("worker w runs arena 0.0.1, the client 0.1.0"), "worker w runs arena 0.0.1"),
 ])
 def test_a_failed_task_is_one_line_naming_the_match(error, message):
+    """As as_completed gathers a failed task (type, exception, traceback),
+    or a cancelled one (the exception)."""
     from arena.play.dask_executor import _result
 
+    outcome = error if isinstance(error, FutureCancelledError) else (type(error), error, None)
     with pytest.raises(ArenaError) as caught:
-        _result(_Failed(error), "arena-match-x-part0")
+        _result(outcome, "match arena-match-x-part0")
     text = str(caught.value)
     assert message in text and "\n" not in text
     assert type(error) is ArenaError or "arena-match-x-part0" in text
