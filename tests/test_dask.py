@@ -532,19 +532,38 @@ def test_a_stopped_worker_is_removed_and_its_games_played_elsewhere(bots, refere
     assert sorted(keys) == sorted(game["key"] for game in reference if isinstance(game, dict))
 
 
+def worker_process(cluster: Cluster, address: str) -> int:
+    """The pid of the worker process listening at ``address``: one of the
+    first ones, or one that a nanny started in place of one killed."""
+    port = int(address.rsplit(":", 1)[1])
+    sockets = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:  # listening
+            sockets.add(f"socket:[{fields[9]}]")
+    table = processes()
+    for pid in {pid for process in cluster.workers for pid in descendants(process.pid, table)}:
+        try:
+            if any(os.readlink(fd) in sockets for fd in Path(f"/proc/{pid}/fd").iterdir()):
+                return pid
+        except OSError:
+            continue
+    raise AssertionError(f"no worker process of the cluster listens at {address}")
+
+
 def test_a_game_on_which_two_workers_die_is_a_referee_failure(bots, tmp_path):
     """The worker that starts a part is killed as the part starts (its
-    first progress event), and so is the worker Dask sends it to next: the
-    part's first game is stored as a referee failure naming both, the rest
-    of the part and every other game are played (the nannies start fresh
-    workers), and the run ends well."""
+    first progress event), and so is the worker Dask sends it to next (the
+    other one, or the fresh one that a nanny started in place of the
+    first: whichever was free): the part's first game is stored as a
+    referee failure naming both, the rest of the part and every other game
+    are played, and the run ends well."""
     from distributed import Client
 
     with dask_cluster(tmp_path, workers=2) as cluster:
         client = Client(cluster.address, set_as_default=False, timeout="30s")
         try:
             client.wait_for_workers(2, timeout=60)
-            pids = client.run(os.getpid)  # the worker processes (their nannies start new ones)
             target: list[str] = []
             killed: list[str] = []
 
@@ -555,9 +574,9 @@ def test_a_game_on_which_two_workers_die_is_a_referee_failure(bots, tmp_path):
                 if message["games"] or len(killed) == 2 or not key.startswith("arena-match-"):
                     return
                 target[:] = target or [key]
-                if key == target[0] and worker not in killed and worker in pids:
+                if key == target[0] and worker not in killed:
+                    os.kill(worker_process(cluster, worker), signal.SIGKILL)
                     killed.append(worker)
-                    os.kill(pids[worker], signal.SIGKILL)
 
             client.subscribe_topic("arena-progress", kill_as_it_starts)
             run = run_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask",
