@@ -704,6 +704,62 @@ def test_only_usable_workers_count_and_a_part_with_none_left_waits_for_one(bots,
     assert re.search(r"; \d+ games? not played: run again to resume$", last[0]), err
 
 
+# The first start of a bot on the worker whose PYTHONPATH is a folder
+# named slow-first-start (its check, which starts each bot once) takes 10 s;
+# the folder's file "first" says it has not come yet. (Without a box, where
+# the bot can see the folder.)
+SLOW_FIRST_START = """\
+import os
+folder = os.environ.get("PYTHONPATH", "")
+if folder.endswith("slow-first-start"):
+    try:
+        os.remove(os.path.join(folder, "first"))
+    except FileNotFoundError:
+        pass
+    else:
+        time.sleep(10)
+PAUSE = 0.1"""
+
+
+def test_a_part_lost_while_another_worker_starts_the_bots_waits_for_that_worker(tmp_path):
+    """Worker w1 takes 10 s to start the bots once before any match, and
+    w0 is killed as it starts its first part: the part is said to be
+    played again once w1 has started the bots (not to wait for a worker to
+    join, none being left), and w1 then plays every game."""
+    from distributed import Client
+
+    bots = make_bots(tmp_path / "bots")
+    (bots / "alpha.py").write_text(SLOW_BOT.format(prelude=SLOW_FIRST_START))
+    slow = tmp_path / "slow-first-start"
+    slow.mkdir()
+    (slow / "first").touch()
+    with dask_cluster(tmp_path, workers=1) as cluster:
+        cluster.add_worker("w1", PYTHONPATH=str(slow))
+        names = worker_addresses(cluster, 2)
+        killed: list[str] = []
+
+        def kill_w0_as_it_starts_a_part(event) -> None:
+            _, message = event
+            if not killed and message["worker"] == names["w0"] and str(message["key"]).startswith("arena-match-"):
+                os.killpg(cluster.workers[0].pid, signal.SIGKILL)
+                killed.append(message["key"])
+
+        with Client(cluster.address, set_as_default=False, timeout="30s") as client:
+            client.subscribe_topic("arena-progress", kill_w0_as_it_starts_a_part)
+            run = run_arena(*TOURNAMENT, "--rounds", "1", "--isolation", "none", "--bots", str(bots),
+                            "--executor", "dask", "--scheduler", cluster.address, cwd=tmp_path)
+    assert killed and not (slow / "first").exists(), run.stderr
+    lost = [line for line in run.stderr.splitlines()
+            if line.startswith(f"dask worker {names['w0']} (w0) was lost while playing arena-match-")]
+    assert lost and all(line.endswith(f": the part is played again on another worker once dask worker {names['w1']} "
+                                      "(w1) has started the bots, which costs the 0 games it had finished there")
+                        for line in lost), run.stderr
+    assert "none is left" not in run.stderr
+    with closing(sqlite3.connect(tmp_path / "arena.db")) as conn:
+        assert conn.execute("SELECT termination, count(*) FROM games GROUP BY termination").fetchall() == [
+            ("normal", 6)]
+
+
 def test_with_no_worker_at_all_the_run_says_so_and_fails_in_the_stated_time(bots, tmp_path):
     with dask_cluster(tmp_path, workers=0) as cluster:
         run = run_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask", "--scheduler",

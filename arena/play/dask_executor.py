@@ -530,10 +530,14 @@ class _Session:
 
     def _goes_on(self, part: _Part) -> str:
         """What happens to a part sent again, as the end of a sentence: a
-        live worker where its bots started takes it, or, with none left, it
-        waits for one to join (_give_up_if_stuck)."""
+        live worker where its bots started takes it; or one that is still
+        starting them, once it has; or, with none left, it waits for one to
+        join (_give_up_if_stuck)."""
         if any(worker.can_play(part.bots) for worker in self.workers.values()):
             return "is played again on another worker"
+        starting = sorted(self.workers[address].label for address in self.probing.values())
+        if starting:
+            return f"is played again on another worker once {' or '.join(starting)} has started the bots"
         return (f"waits for a worker that can play it to join (none is left; the run stops if none "
                 f"comes within {self.executor.worker_timeout:g} s)")
 
