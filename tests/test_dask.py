@@ -36,6 +36,7 @@ from arena.bots.process import BotProcess
 from arena.bots.protocol import handshake
 from arena.errors import ArenaError
 from arena.model import DiceKey, Job, Limits
+from arena.play.dask_executor import workers_present
 
 # Whole tournaments in real processes: the slow set (-m "not slow" leaves it out).
 pytestmark = pytest.mark.slow
@@ -357,7 +358,7 @@ def worker_addresses(cluster: Cluster, count: int) -> dict[str, str]:
 
     with Client(cluster.address, set_as_default=False, timeout="30s") as client:
         client.wait_for_workers(count, timeout=60)
-        return {info["name"]: address for address, info in client.scheduler_info()["workers"].items()}
+        return {info["name"]: address for address, info in workers_present(client).items()}
 
 
 def _stop_group(process: subprocess.Popen) -> None:
@@ -382,6 +383,24 @@ def _is_daemon() -> bool:
 
 
 # -- the tests --------------------------------------------------------------------------
+
+
+def test_the_workers_present_are_asked_of_the_scheduler_not_of_a_copy_the_client_refreshes(tmp_path):
+    """Client.scheduler_info hands back the client's cached copy, which the
+    client's periodic refresh (every 2 s; every 5 ms here, to give it many
+    chances) fills without the workers: asked in a loop so, it missed them
+    in 80 of 19,554 looks on this machine, and arena took every worker for
+    lost when it missed them ("w1 left the cluster") and gave up the run.
+    What arena asks (workers_present) comes from the scheduler itself."""
+    import dask
+    from distributed import Client
+
+    with dask_cluster(tmp_path, workers=2) as cluster, \
+            dask.config.set({"distributed.client.scheduler-info-interval": "5ms"}), \
+            Client(cluster.address, set_as_default=False, timeout="30s") as client:
+        client.wait_for_workers(2, timeout=60)
+        seen = [len(workers_present(client)) for _ in range(5000)]
+    assert seen == [2] * len(seen)
 
 
 def test_a_local_dask_cluster_stores_what_the_local_executor_stores(bots, reference, tmp_path):
@@ -446,7 +465,7 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
                 assert all(client.run(_is_daemon).values())
             finally:
                 cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
-            names = {info["name"]: address for address, info in client.scheduler_info()["workers"].items()}
+            names = {info["name"]: address for address, info in workers_present(client).items()}
             run = start_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask",
                               "--scheduler", cluster.address, cwd=tmp_path)
             try:
@@ -505,7 +524,7 @@ def test_a_stopped_worker_is_removed_and_its_games_played_elsewhere(bots, refere
         client = Client(cluster.address, set_as_default=False, timeout="30s")
         try:
             client.wait_for_workers(2, timeout=60)
-            names = {info["name"]: address for address, info in client.scheduler_info()["workers"].items()}
+            names = {info["name"]: address for address, info in workers_present(client).items()}
             run = start_arena(*TOURNAMENT, "--move-timeout", "2", "--startup-timeout", "5", "--bots", str(bots),
                               "--executor", "dask", "--scheduler", cluster.address, cwd=tmp_path)
             try:

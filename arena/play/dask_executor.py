@@ -123,7 +123,7 @@ class DaskExecutor:
         if self._connected is None:
             client = self._connect()
             try:
-                present = client.scheduler_info(n_workers=-1)["workers"]
+                present = workers_present(client)
                 problems = _environment_problems(client, list(present))
             finally:
                 client.close()
@@ -190,7 +190,7 @@ class DaskExecutor:
                              f"{_one_line(exc)}") from None
         mismatch = [w for w in caught if issubclass(w.category, VersionMismatchWarning)]
         if mismatch:
-            present = client.scheduler_info(n_workers=-1)["workers"]
+            present = workers_present(client)
             if any(_environment_problems(client, list(present)).values()):
                 caught = [w for w in caught if w not in mismatch]
         for warning in caught:
@@ -205,6 +205,20 @@ class _Connected:
 
     threads: int
     unusable: int
+
+
+def workers_present(client: Client) -> dict[str, Any]:
+    """The workers connected to the scheduler (address: what it says of
+    each), asked of the scheduler itself. Client.scheduler_info returns the
+    client's own cached copy, which the client's periodic refresh (every
+    2 s, without the workers) can overwrite between the answer and its
+    return: a run that saw no workers there took every one for lost ("left
+    the cluster") and stopped for want of workers."""
+    scheduler = client.scheduler
+    if scheduler is None:  # closed meanwhile
+        raise OSError("the client is not connected to the scheduler")
+    workers: dict[str, Any] = client.sync(scheduler.identity, n_workers=-1)["workers"]
+    return workers
 
 
 def _free_dashboard_address() -> str | None:
@@ -417,7 +431,7 @@ class _Session:
         """Check the workers that joined, notice the ones that left, send the
         waiting parts where they can go, and give up if they wait too long."""
         try:
-            present = self.client.scheduler_info(n_workers=-1)["workers"]
+            present = workers_present(self.client)
             processing = self.client.processing()
         except (OSError, TimeoutError) as exc:
             raise ArenaError(f"lost the dask scheduler at {self.executor.scheduler or 'the local cluster'}: "
