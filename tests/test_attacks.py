@@ -182,7 +182,11 @@ def test_every_attack_is_blocked_in_a_tournament_as_an_ordinary_user(ordinary_us
                                                                      process_table):
     """No cgroup for this user: the warden's watcher holds the memory cap,
     RLIMIT_NPROC the processes, the freezer the CPU between decisions; the
-    arena it runs is a venv under its private home."""
+    arena it runs is a venv under its private home. Nothing holds cpu_hog
+    to one core while it decides, so its forty children take both cores
+    from the game played at the same time (its seat-swapped twin, against
+    needy too): needy's clock does not count the time it waits for a CPU
+    (arena.bots.turn_clock), which once cost it a game on time."""
     account, home, python = ordinary_user
     folder = home / "tournament"
     folder.mkdir()

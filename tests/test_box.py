@@ -1,13 +1,17 @@
 """The box's clock and freezer, against real bot processes: a bot's clock runs
-only while it can run, a referee that stalls costs no bot its game, a bot
+only while it can run, and not while it waits for a CPU that others hold (up
+to twice its move time), a referee that stalls costs no bot its game, a bot
 gets no CPU between its decisions unless it may ponder, and all of a bot's
 processes together are held to its memory cap."""
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,7 +21,7 @@ from arena.bots import isolation
 from arena.bots.discovery import discover
 from arena.bots.process import BotProcess
 from arena.bots.protocol import BotSeat, handshake, pause_bots
-from arena.errors import IllegalAnswer
+from arena.errors import BotTimeout, IllegalAnswer
 from arena.model import Job, Limits, Termination
 from arena.play.referee import play_game
 
@@ -207,6 +211,131 @@ def test_a_frozen_bot_is_thawed_to_read_a_full_pipe_and_frozen_again():
         assert process.frozen
     finally:
         process.close()
+
+
+@pytest.fixture
+def no_cgroups(monkeypatch):
+    """Bots without cgroups, as an ordinary user's (usually): no one-core
+    quota, and no cgroup of its own for the kernel to share a core between
+    fairly (as root, a hog's forty children share one bot's part)."""
+    monkeypatch.setattr(isolation, "cgroup_place", lambda: None)
+
+
+@contextmanager
+def _on_one_core():
+    """Processes started in here (bots, their wardens and boxes) inherit
+    one core of this process's, so that they contend for it however many
+    cores the machine has; this process gets its cores back after."""
+    cores = os.sched_getaffinity(0)
+    if len(cores) < 2:
+        pytest.skip("needs two cores: one for the bots to contend for, one for the referee")
+    os.sched_setaffinity(0, {min(cores)})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, cores)
+
+
+def _decide(process: BotProcess, timeout: float) -> tuple[dict | None, float, str]:
+    """A decision, as BotSeat.decide asks it: the answer (None if the bot
+    ran out of time), the seconds from the bot's thaw to the verdict, and
+    why it ran out of time."""
+    sent = time.monotonic()
+    process.send({"type": "decide", "state": {}, "actions": [{"move": "only"}], "timeout_ms": int(timeout * 1000)},
+                 timeout)
+    process.thaw()
+    started = max(sent, process.thawed_at)
+    try:
+        answer, why = process.receive_answer(started, timeout), ""
+    except BotTimeout as exc:
+        answer, why = None, str(exc)
+    return answer, time.monotonic() - started, why
+
+
+@pytest.mark.parametrize("hog_turn", [1.2, 3.0])
+def test_the_time_a_bot_waits_for_a_cpu_held_by_another_game_is_not_charged(zoo_dir, no_cgroups, hog_turn):
+    """needy needs 0.1 s of CPU per decision, out of 1 s. While it decides,
+    cpu_hog has its turn in another game, on the same core, with its forty
+    children spinning, for ``hog_turn`` seconds, and no cgroup holds them to
+    a share: needy gets a sliver of the core until the hog's turn ends (it is
+    frozen), then what it needs. Its
+    clock does not count the time it waited: it answers, after more than
+    its second on the wall clock; but no decision takes more than twice
+    the move time on the wall clock, so against a turn of 3 s it loses."""
+    specs = {spec.name: spec for spec in discover([zoo_dir])}
+    limits = Limits(move_timeout=1.0)
+    with _on_one_core():
+        hog, needy = BotProcess(specs["cpu_hog"], limits), BotProcess(specs["needy"], limits)
+    turn_over = threading.Timer(hog_turn, hog.freeze)
+    try:
+        for process in (hog, needy):
+            handshake(process, 10)
+            process.freeze()
+        for _ in range(2):  # its forty children spin from its second decision on
+            assert _decide(hog, 5.0)[0] is not None
+        hog.thaw()  # its turn in the other game
+        turn_over.start()
+        answer, took, why = _decide(needy, 1.0)
+    finally:
+        turn_over.cancel()
+        turn_over.join()
+        hog.close()
+        needy.close()
+    if hog_turn < 2.0:
+        assert answer == {"type": "action", "action": {"move": "only"}}, why
+        assert took > 1.2, took
+    else:
+        assert answer is None and 2.0 <= took < 2.5, (answer, took)
+        assert re.fullmatch(r"no answer within 1 s \(2\.\d\d s on the wall clock, 1\.\d\d s of it waiting for a CPU\)",
+                            why), why
+
+
+SPINS_WITH_CHILDREN = """
+import json, os, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "name": "spinner", "games": ["detour"]}), flush=True)
+    elif message["type"] == "decide":
+        for _ in range(20):
+            if os.fork() == 0:
+                break
+        while True:
+            pass
+"""
+
+
+@contextmanager
+def _ahead_of_ordinary_processes():
+    """Processes started in here run round-robin ahead of every ordinary
+    process (SCHED_RR, which they inherit), so that others' work on the
+    machine takes nothing from them; this process is ordinary again after."""
+    if os.geteuid() != 0:
+        pytest.skip("a real-time scheduling policy needs root")
+    os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(1))
+    try:
+        yield
+    finally:
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+
+
+def test_a_bot_buys_no_time_with_processes_of_its_own(tmp_path, no_cgroups):
+    """A bot that starts twenty children and spins with them on its core
+    (ahead of everything else there) waits for that core most of the time,
+    each of its processes; but it keeps the core busy itself, so it was not
+    starved, and it runs out of time at its move time, not at twice that as
+    its processes' waiting alone would have it."""
+    python_bot(tmp_path / "bots", "spinner", SPINS_WITH_CHILDREN)
+    [spec] = discover([tmp_path / "bots"])
+    with _on_one_core(), _ahead_of_ordinary_processes():
+        process = BotProcess(spec, Limits(move_timeout=0.5))
+    try:
+        handshake(process, 10)
+        process.freeze()
+        answer, took, why = _decide(process, 0.5)
+    finally:
+        process.close()
+    assert answer is None and took < 0.65, (took, why)
 
 
 def test_without_bubblewrap_the_error_names_the_cause_and_the_way_out(monkeypatch):

@@ -20,7 +20,7 @@ import time
 import warnings
 import zlib
 from collections.abc import Callable
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -36,6 +36,7 @@ from arena.bots.process import BotProcess
 from arena.bots.protocol import handshake
 from arena.errors import ArenaError
 from arena.model import DiceKey, Job, Limits
+from arena.play.dask_executor import workers_present
 
 # Whole tournaments in real processes: the slow set (-m "not slow" leaves it out).
 pytestmark = pytest.mark.slow
@@ -153,6 +154,9 @@ def finish(process: subprocess.Popen, timeout: float = 300) -> tuple[str, str]:
             return process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             process.send_signal(signal.SIGABRT)
+            with suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=30)
+            os.killpg(process.pid, signal.SIGKILL)  # its children (a local cluster, its pools) may hold its pipes
             _, err = process.communicate(timeout=30)
             raise AssertionError(f"arena did not finish within {timeout:g} s; where it was:\n{err}") from None
     finally:
@@ -199,8 +203,8 @@ def processes() -> dict[int, tuple[int, int, str]]:
     return table
 
 
-def descendants(root: int) -> set[int]:
-    table = processes()
+def descendants(root: int, table: dict[int, tuple[int, int, str]] | None = None) -> set[int]:
+    table = processes() if table is None else table
     found, frontier = set(), {root}
     while frontier:
         frontier = {pid for pid, (parent, _, _) in table.items() if parent in frontier} - found
@@ -223,13 +227,51 @@ def command_line(pid: int) -> list[str]:
 def bots_under(root: int) -> dict[int, list[str]]:
     """The live processes under ``root`` that run a bot shipped to a worker
     (the bot, and whatever supervises it, name the bot's unpacked file), with
-    their command lines read at once: a bot may end a moment later."""
+    their command lines read at once: a bot may end a moment later. One
+    look at the process table: a test watching for bots looks often."""
+    table = processes()
     found = {}
-    for pid in descendants(root):
+    for pid in descendants(root, table):
         command = command_line(pid)
-        if alive(pid) and any("arena-bots" in part for part in command):
+        if table[pid][2] != "Z" and any("arena-bots" in part for part in command):
             found[pid] = command
     return found
+
+
+def stop_a_worker_in_a_match(client, cluster: Cluster, names: dict[str, str]) -> tuple[int, dict, list[str]]:
+    """Stop (SIGSTOP to its process group) a worker in the middle of a
+    part of a match, once the other worker plays matches too (so it has
+    started the bots: arena sends parts only to such workers). Returns the
+    worker's number, its bots (pid: command line) and the keys it was
+    processing.
+
+    A part closes its bots before it returns, so bots still alive under a
+    stopped worker (past its check that starts each bot once, a task of
+    its own) mean that its part has not returned, and cannot now: the
+    stop lands on a part in flight, however short the games. A worker
+    seen with bots that then turn out to be none of that is let go on
+    (SIGCONT), and the watch goes on."""
+    addresses = [names[f"w{number}"] for number in range(len(cluster.workers))]
+    matches_seen: set[int] = set()
+
+    def kinds(keys) -> set[str]:
+        return {str(key).split("-")[1] for key in keys if str(key).startswith(("arena-match-", "arena-probe-"))}
+
+    def stopped_in_a_match() -> tuple[int, dict, list[str]] | None:
+        processing = client.processing()
+        matches_seen.update(n for n, a in enumerate(addresses) if "match" in kinds(processing.get(a, ())))
+        for number, process in enumerate(cluster.workers):
+            if not set(range(len(addresses))) - {number} <= matches_seen or not bots_under(process.pid):
+                continue
+            os.killpg(process.pid, signal.SIGSTOP)
+            bots = bots_under(process.pid)
+            keys = [str(key) for key in client.processing(workers=[addresses[number]])[addresses[number]]]
+            if bots and kinds(keys) == {"match"}:
+                return number, bots, keys
+            os.killpg(process.pid, signal.SIGCONT)
+        return None
+
+    return wait_for(stopped_in_a_match, 120, "a worker with a match's bots, the other playing matches too")
 
 
 # -- a real dask scheduler and real dask workers ------------------------------------
@@ -316,7 +358,7 @@ def worker_addresses(cluster: Cluster, count: int) -> dict[str, str]:
 
     with Client(cluster.address, set_as_default=False, timeout="30s") as client:
         client.wait_for_workers(count, timeout=60)
-        return {info["name"]: address for address, info in client.scheduler_info()["workers"].items()}
+        return {info["name"]: address for address, info in workers_present(client).items()}
 
 
 def _stop_group(process: subprocess.Popen) -> None:
@@ -341,6 +383,24 @@ def _is_daemon() -> bool:
 
 
 # -- the tests --------------------------------------------------------------------------
+
+
+def test_the_workers_present_are_asked_of_the_scheduler_not_of_a_copy_the_client_refreshes(tmp_path):
+    """Client.scheduler_info hands back the client's cached copy, which the
+    client's periodic refresh (every 2 s; every 5 ms here, to give it many
+    chances) fills without the workers: asked in a loop so, it missed them
+    in 80 of 19,554 looks on this machine, and arena took every worker for
+    lost when it missed them ("w1 left the cluster") and gave up the run.
+    What arena asks (workers_present) comes from the scheduler itself."""
+    import dask
+    from distributed import Client
+
+    with dask_cluster(tmp_path, workers=2) as cluster, \
+            dask.config.set({"distributed.client.scheduler-info-interval": "5ms"}), \
+            Client(cluster.address, set_as_default=False, timeout="30s") as client:
+        client.wait_for_workers(2, timeout=60)
+        seen = [len(workers_present(client)) for _ in range(5000)]
+    assert seen == [2] * len(seen)
 
 
 def test_a_local_dask_cluster_stores_what_the_local_executor_stores(bots, reference, tmp_path):
@@ -405,21 +465,12 @@ def test_a_worker_killed_mid_game_loses_nothing(bots, reference, tmp_path):
                 assert all(client.run(_is_daemon).values())
             finally:
                 cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
-            names = {info["name"]: address for address, info in client.scheduler_info()["workers"].items()}
+            names = {info["name"]: address for address, info in workers_present(client).items()}
             run = start_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask",
                               "--scheduler", cluster.address, cwd=tmp_path)
             try:
-                def playing_a_match():  # not merely starting each bot once, as it does first
-                    for number, process in enumerate(cluster.workers):
-                        address = names[f"w{number}"]
-                        keys = client.processing(workers=[address])[address]
-                        playing = bots_under(process.pid)
-                        if playing and any(str(key).startswith("arena-match-") for key in keys):
-                            return number, playing, keys
-                    return None
-
-                # Whichever worker is first seen playing a match is killed.
-                number, playing, in_progress = wait_for(playing_a_match, 120, "a match's bots on a worker")
+                # Whichever worker is first seen playing a match, while the other plays too, is killed.
+                number, playing, in_progress = stop_a_worker_in_a_match(client, cluster, names)
                 victim, dead, survivor = cluster.workers[number], f"w{number}", names[f"w{1 - number}"]
                 os.killpg(victim.pid, signal.SIGKILL)
                 victim.wait(timeout=10)
@@ -473,25 +524,16 @@ def test_a_stopped_worker_is_removed_and_its_games_played_elsewhere(bots, refere
         client = Client(cluster.address, set_as_default=False, timeout="30s")
         try:
             client.wait_for_workers(2, timeout=60)
-            names = {info["name"]: address for address, info in client.scheduler_info()["workers"].items()}
+            names = {info["name"]: address for address, info in workers_present(client).items()}
             run = start_arena(*TOURNAMENT, "--move-timeout", "2", "--startup-timeout", "5", "--bots", str(bots),
                               "--executor", "dask", "--scheduler", cluster.address, cwd=tmp_path)
             try:
-                def playing_a_match():
-                    for number, process in enumerate(cluster.workers):
-                        address = names[f"w{number}"]
-                        keys = client.processing(workers=[address])[address]
-                        if bots_under(process.pid) and any(str(key).startswith("arena-match-") for key in keys):
-                            return number
-                    return None
-
                 try:
-                    number = wait_for(playing_a_match, 120, "a match's bots on a worker")
+                    number, _, _ = stop_a_worker_in_a_match(client, cluster, names)
                 except AssertionError as waited:
                     _, err = finish(run, timeout=10)  # arena's stacks if it still runs, else what it said
                     raise AssertionError(f"{waited}; arena said:\n{err}") from None
                 victim = cluster.workers[number]
-                os.killpg(victim.pid, signal.SIGSTOP)
                 try:
                     _, err = finish(run, timeout=240)
                 finally:
@@ -509,19 +551,38 @@ def test_a_stopped_worker_is_removed_and_its_games_played_elsewhere(bots, refere
     assert sorted(keys) == sorted(game["key"] for game in reference if isinstance(game, dict))
 
 
+def worker_process(cluster: Cluster, address: str) -> int:
+    """The pid of the worker process listening at ``address``: one of the
+    first ones, or one that a nanny started in place of one killed."""
+    port = int(address.rsplit(":", 1)[1])
+    sockets = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:  # listening
+            sockets.add(f"socket:[{fields[9]}]")
+    table = processes()
+    for pid in {pid for process in cluster.workers for pid in descendants(process.pid, table)}:
+        try:
+            if any(os.readlink(fd) in sockets for fd in Path(f"/proc/{pid}/fd").iterdir()):
+                return pid
+        except OSError:
+            continue
+    raise AssertionError(f"no worker process of the cluster listens at {address}")
+
+
 def test_a_game_on_which_two_workers_die_is_a_referee_failure(bots, tmp_path):
     """The worker that starts a part is killed as the part starts (its
-    first progress event), and so is the worker Dask sends it to next: the
-    part's first game is stored as a referee failure naming both, the rest
-    of the part and every other game are played (the nannies start fresh
-    workers), and the run ends well."""
+    first progress event), and so is the worker Dask sends it to next (the
+    other one, or the fresh one that a nanny started in place of the
+    first: whichever was free): the part's first game is stored as a
+    referee failure naming both, the rest of the part and every other game
+    are played, and the run ends well."""
     from distributed import Client
 
     with dask_cluster(tmp_path, workers=2) as cluster:
         client = Client(cluster.address, set_as_default=False, timeout="30s")
         try:
             client.wait_for_workers(2, timeout=60)
-            pids = client.run(os.getpid)  # the worker processes (their nannies start new ones)
             target: list[str] = []
             killed: list[str] = []
 
@@ -532,9 +593,9 @@ def test_a_game_on_which_two_workers_die_is_a_referee_failure(bots, tmp_path):
                 if message["games"] or len(killed) == 2 or not key.startswith("arena-match-"):
                     return
                 target[:] = target or [key]
-                if key == target[0] and worker not in killed and worker in pids:
+                if key == target[0] and worker not in killed:
+                    os.kill(worker_process(cluster, worker), signal.SIGKILL)
                     killed.append(worker)
-                    os.kill(pids[worker], signal.SIGKILL)
 
             client.subscribe_topic("arena-progress", kill_as_it_starts)
             run = run_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask",
@@ -662,6 +723,62 @@ def test_only_usable_workers_count_and_a_part_with_none_left_waits_for_one(bots,
     assert re.search(r"; \d+ games? not played: run again to resume$", last[0]), err
 
 
+# The first start of a bot on the worker whose PYTHONPATH is a folder
+# named slow-first-start (its check, which starts each bot once) takes 10 s;
+# the folder's file "first" says it has not come yet. (Without a box, where
+# the bot can see the folder.)
+SLOW_FIRST_START = """\
+import os
+folder = os.environ.get("PYTHONPATH", "")
+if folder.endswith("slow-first-start"):
+    try:
+        os.remove(os.path.join(folder, "first"))
+    except FileNotFoundError:
+        pass
+    else:
+        time.sleep(10)
+PAUSE = 0.1"""
+
+
+def test_a_part_lost_while_another_worker_starts_the_bots_waits_for_that_worker(tmp_path):
+    """Worker w1 takes 10 s to start the bots once before any match, and
+    w0 is killed as it starts its first part: the part is said to be
+    played again once w1 has started the bots (not to wait for a worker to
+    join, none being left), and w1 then plays every game."""
+    from distributed import Client
+
+    bots = make_bots(tmp_path / "bots")
+    (bots / "alpha.py").write_text(SLOW_BOT.format(prelude=SLOW_FIRST_START))
+    slow = tmp_path / "slow-first-start"
+    slow.mkdir()
+    (slow / "first").touch()
+    with dask_cluster(tmp_path, workers=1) as cluster:
+        cluster.add_worker("w1", PYTHONPATH=str(slow))
+        names = worker_addresses(cluster, 2)
+        killed: list[str] = []
+
+        def kill_w0_as_it_starts_a_part(event) -> None:
+            _, message = event
+            if not killed and message["worker"] == names["w0"] and str(message["key"]).startswith("arena-match-"):
+                os.killpg(cluster.workers[0].pid, signal.SIGKILL)
+                killed.append(message["key"])
+
+        with Client(cluster.address, set_as_default=False, timeout="30s") as client:
+            client.subscribe_topic("arena-progress", kill_w0_as_it_starts_a_part)
+            run = run_arena(*TOURNAMENT, "--rounds", "1", "--isolation", "none", "--bots", str(bots),
+                            "--executor", "dask", "--scheduler", cluster.address, cwd=tmp_path)
+    assert killed and not (slow / "first").exists(), run.stderr
+    lost = [line for line in run.stderr.splitlines()
+            if line.startswith(f"dask worker {names['w0']} (w0) was lost while playing arena-match-")]
+    assert lost and all(line.endswith(f": the part is played again on another worker once dask worker {names['w1']} "
+                                      "(w1) has started the bots, which costs the 0 games it had finished there")
+                        for line in lost), run.stderr
+    assert "none is left" not in run.stderr
+    with closing(sqlite3.connect(tmp_path / "arena.db")) as conn:
+        assert conn.execute("SELECT termination, count(*) FROM games GROUP BY termination").fetchall() == [
+            ("normal", 6)]
+
+
 def test_with_no_worker_at_all_the_run_says_so_and_fails_in_the_stated_time(bots, tmp_path):
     with dask_cluster(tmp_path, workers=0) as cluster:
         run = run_arena(*TOURNAMENT, "--bots", str(bots), "--executor", "dask", "--scheduler",
@@ -768,16 +885,6 @@ def test_the_install_hint_installs_this_project_with_the_dask_extra(tmp_path):
 
 
 
-class _Failed:
-    """A future whose task failed with ``error``."""
-
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
-
-    def result(self):
-        raise self.error
-
-
 @pytest.mark.parametrize("error, message", [
     (KilledWorker("arena-match-x-part0", SimpleNamespace(address="tcp://127.0.0.1:1"), 3),
      "match arena-match-x-part0 was given up: "),
@@ -786,10 +893,13 @@ class _Failed:
     (ArenaError("worker w runs arena 0.0.1, the client 0.1.0"), "worker w runs arena 0.0.1"),
 ])
 def test_a_failed_task_is_one_line_naming_the_match(error, message):
+    """As as_completed gathers a failed task (type, exception, traceback),
+    or a cancelled one (the exception)."""
     from arena.play.dask_executor import _result
 
+    outcome = error if isinstance(error, FutureCancelledError) else (type(error), error, None)
     with pytest.raises(ArenaError) as caught:
-        _result(_Failed(error), "arena-match-x-part0")
+        _result(outcome, "match arena-match-x-part0")
     text = str(caught.value)
     assert message in text and "\n" not in text
     assert type(error) is ArenaError or "arena-match-x-part0" in text

@@ -4,26 +4,25 @@ fresh worker; a game on which two workers fail is stored as a referee
 failure, which counts for and against no bot. The other workers play on,
 and the tournament ends with every planned game stored exactly once.
 
-Real tournaments: real bot processes, real forked workers (found among
-this process's children), a real SQLite file."""
+Real tournaments: real bot processes, real forked workers (the one that
+fails sends itself the signal in the middle of a chosen game), a real
+SQLite file."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sqlite3
-from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 from support import processes_running, random_bots
 
-from arena.model import DiceKey, GameRecord, Limits, Termination
+from arena.model import DiceKey, Limits, Termination
 from arena.play import executors, match
 from arena.play.executors import LocalExecutor
-from arena.play.tournament import check_request, plan_tournament, play_missing
+from arena.play.tournament import Plan, check_request, plan_tournament, play_missing
 from arena.store import Store
 
 LIMITS = Limits(startup_timeout=5.0, move_timeout=1.0)
@@ -39,22 +38,22 @@ def short_deadline(monkeypatch):
     monkeypatch.setattr(match, "WORKER_SLACK", 1.0)
 
 
-def run(tmp_path: Path, on_game: Callable[[GameRecord], None] = lambda record: None) -> tuple[Store, list[str], int]:
-    """A two-worker tournament of random bots at Detour, stored in a real
-    file: the open store, what the executor told the user, and how many
-    games were stored."""
-    bots = random_bots(tmp_path / "bots", BOTS)
-    plan = plan_tournament([bots], check_request(["detour"]), 2, DiceKey.from_seed(5), LIMITS)
+def plan_detour(tmp_path: Path) -> Plan:
+    """Three random bots at Detour: 12 games, cut into matches of two for
+    two workers."""
+    plan = plan_tournament([random_bots(tmp_path / "bots", BOTS)], check_request(["detour"]), 2,
+                           DiceKey.from_seed(5), LIMITS)
     assert len(plan.jobs) == PLANNED
+    return plan
+
+
+def run(tmp_path: Path, plan: Plan) -> tuple[Store, list[str], int]:
+    """The tournament on two workers, stored in a real file: the open
+    store, what the executor told the user, and how many games were stored."""
     said: list[str] = []
     store = Store(tmp_path / "arena.db", writer=True)
-    played = play_missing(plan, store, LocalExecutor(2, notify=said.append), LIMITS, tmp_path / "logs",
-                          on_game=on_game)
+    played = play_missing(plan, store, LocalExecutor(2, notify=said.append), LIMITS, tmp_path / "logs")
     return store, said, played
-
-
-def workers() -> list[multiprocessing.process.BaseProcess]:
-    return [child for child in multiprocessing.active_children() if child.name.startswith("arena-worker-")]
 
 
 def check_all_stored_once(store: Store, played: int) -> None:
@@ -66,95 +65,92 @@ def check_all_stored_once(store: Store, played: int) -> None:
     assert rows == 2 * PLANNED  # every game has a result for both its seats
 
 
-def in_a_game(pid: int) -> bool:
-    """Whether a worker has children: the bots of a game it is playing."""
-    tasks = Path(f"/proc/{pid}/task")
-    try:
-        return any((task / "children").read_text().strip() for task in tasks.iterdir())
-    except OSError:
-        return False
+# The game workers fail on: the first of its match (games 3 and 9), so
+# that the rest of the match is played after it in the fresh worker.
+TARGET = 3
+# Calls into a seat of that game before its worker fails: both seats
+# started, the first decision asked for; the game is under way.
+CALLS_BEFORE_FAILING = 4
 
 
-def signal_a_worker_mid_run(signum: int) -> tuple[Callable[[GameRecord], None], list[int]]:
-    """An ``on_game`` that, as the first game is stored (the workers are
-    in their matches then), sends ``signum`` to one worker: one playing a
-    game where there is one (the worker that sent that game may have no
-    game left to play, and stopping it would prove nothing)."""
-    hit: list[int] = []
-    # Only this run's workers: a worker of an earlier test of the session
-    # may not have been joined yet, and stopping it would prove nothing.
-    earlier = {worker.pid for worker in workers()}
+def fail_in_the_middle_of(target: str, signals: list[int], marks: Path, monkeypatch) -> None:
+    """The worker playing game ``target`` sends itself ``signals[n]`` the
+    n-th time the game is played (from 0), in the middle of it, with the
+    game's bots running: a signal certain to land on a game in flight (one
+    sent from outside may find a worker that has just handed back the last
+    game of its match, leaving nothing to play again). Workers are forked,
+    so they play with this ``play_match``; the files in ``marks`` count the
+    signals sent across them."""
+    real_play_match = executors.play_match
+    marks.mkdir()
 
-    def on_game(record: GameRecord) -> None:
-        if not hit:
-            ours = [worker.pid for worker in workers() if worker.pid not in earlier]
-            [chosen, *_] = [pid for pid in ours if in_a_game(pid)] or ours
-            hit.append(chosen)
-            os.kill(chosen, signum)
+    def play_match(jobs, specs, limits, log_dir, heartbeat=None):
+        playing, calls = 0, 0
 
-    return on_game, hit
+        def beat() -> None:
+            nonlocal calls
+            if jobs[playing].key == target:
+                calls += 1
+                sent = len(list(marks.iterdir()))
+                if calls == CALLS_BEFORE_FAILING and sent < len(signals):
+                    (marks / str(sent)).touch()
+                    os.kill(os.getpid(), signals[sent])
+            if heartbeat is not None:
+                heartbeat()
+
+        for record in real_play_match(jobs, specs, limits, log_dir, heartbeat=beat):
+            playing, calls = playing + 1, 0
+            yield record
+
+    monkeypatch.setattr(executors, "play_match", play_match)  # forked workers inherit it
 
 
-def signalled_until_said(tmp_path: Path, signum: int) -> str:
-    """What the executor said of a worker sent ``signum`` mid-run. The
-    signal lands in a game in flight in most runs; in some, the worker hit
-    has just handed back the last game of its match (its bots not yet
-    gone), so it is replaced with nothing to play again and nothing to say.
-    Such a run proves only that nothing is lost: it is run again, up to
-    three times in all, until a signal lands on a game."""
-    for attempt in range(3):
-        on_game, hit = signal_a_worker_mid_run(signum)
-        store, said, played = run(tmp_path / f"run{attempt}", on_game)
-        with store:
-            check_all_stored_once(store, played)
-            assert store.referee_failures() == []
-        assert hit and processes_running(tmp_path / f"run{attempt}" / "bots") == []
-        if said:
-            break
+def failed_once(tmp_path: Path, signum: int, monkeypatch) -> str:
+    """What the executor said of the worker that sent itself ``signum`` in
+    the middle of the target game, once the game was played again, every
+    game stored once and no bot left running; the message names the game."""
+    plan = plan_detour(tmp_path)
+    fail_in_the_middle_of(plan.jobs[TARGET].key, [signum], tmp_path / "signalled", monkeypatch)
+    store, said, played = run(tmp_path, plan)
+    with store:
+        check_all_stored_once(store, played)
+        assert store.referee_failures() == []
+    assert len(list((tmp_path / "signalled").iterdir())) == 1
+    assert processes_running(tmp_path / "bots") == []
     [message] = said
+    job = plan.jobs[TARGET]
+    names = " vs ".join(plan.specs[bot_id].name for bot_id in job.seats)
+    assert f" while playing detour game {job.key} ({names}); it is played again in a fresh worker" in message
     return message
 
 
 @pytest.mark.slow
-def test_a_stopped_worker_is_killed_and_its_game_played_again(tmp_path, short_deadline):
-    message = signalled_until_said(tmp_path, signal.SIGSTOP)
-    assert "stopped answering (no heartbeat for 8 s)" in message and "played again in a fresh worker" in message
+def test_a_stopped_worker_is_killed_and_its_game_played_again(tmp_path, short_deadline, monkeypatch):
+    message = failed_once(tmp_path, signal.SIGSTOP, monkeypatch)
+    assert "stopped answering (no heartbeat for 8 s) while playing" in message
 
 
-def test_a_killed_worker_costs_nothing(tmp_path):
-    message = signalled_until_said(tmp_path, signal.SIGKILL)
-    assert "died (killed by SIGKILL)" in message and "played again in a fresh worker" in message
+def test_a_killed_worker_costs_nothing(tmp_path, monkeypatch):
+    message = failed_once(tmp_path, signal.SIGKILL, monkeypatch)
+    assert "died (killed by SIGKILL) while playing" in message
 
 
 @pytest.mark.slow
 def test_a_game_whose_workers_fail_twice_is_a_referee_failure(tmp_path, short_deadline, monkeypatch):
     """The game's first worker stops itself (found by its deadline), the
-    fresh one kills itself (found by its exit): the game is stored as a
-    referee failure naming both, with no result, and not rated; the rest of
-    its match and the other games are played."""
-    failing = tmp_path / "failed-once"
-    real_play_match = executors.play_match
-
-    def play_match(jobs, specs, limits, log_dir, heartbeat=None):
-        for job in jobs:
-            if job.key == target:
-                if failing.exists():
-                    os.kill(os.getpid(), signal.SIGKILL)
-                failing.touch()
-                os.kill(os.getpid(), signal.SIGSTOP)
-            yield from real_play_match([job], specs, limits, log_dir, heartbeat=heartbeat)
-
-    bots = random_bots(tmp_path / "bots", BOTS)
-    plan = plan_tournament([bots], check_request(["detour"]), 2, DiceKey.from_seed(5), LIMITS)
-    target = plan.jobs[3].key
-    monkeypatch.setattr(executors, "play_match", play_match)  # forked workers inherit it
-    said: list[str] = []
-    with Store(tmp_path / "arena.db", writer=True) as store:
-        played = play_missing(plan, store, LocalExecutor(2, notify=said.append), LIMITS, None)
+    fresh one kills itself (found by its exit), each in the middle of the
+    game: the game is stored as a referee failure naming both, with no
+    result, and not rated; the rest of its match and the other games are
+    played."""
+    plan = plan_detour(tmp_path)
+    target = plan.jobs[TARGET].key
+    fail_in_the_middle_of(target, [signal.SIGSTOP, signal.SIGKILL], tmp_path / "signalled", monkeypatch)
+    store, said, played = run(tmp_path, plan)
+    with store:
         assert played == PLANNED
         assert store.count_games() == PLANNED
         [(key, seats, detail)] = store.referee_failures()
-        assert key == target and seats == plan.jobs[3].seats
+        assert key == target and seats == plan.jobs[TARGET].seats
         assert "stopped answering (no heartbeat for 8 s)" in detail and "retried" in detail
         assert "died (killed by SIGKILL)" in detail
         names = " vs ".join(plan.specs[bot_id].name for bot_id in seats)

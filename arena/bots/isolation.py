@@ -429,6 +429,74 @@ def prepare(limits: Limits, workdir_root: str, workdir_prefix: str) -> Confineme
     return box
 
 
+# -- a bot's processes, read through /proc ----------------------------------------------------
+
+
+class ProcessFiles:
+    """The /proc files of a bot's processes, each opened once and kept open
+    (a read from the start of an open file costs a fraction of an open):
+    their children, their stat and their scheduler statistics. Shared by
+    the bot's Freezer and its turn clock (arena.bots.turn_clock)."""
+
+    def __init__(self) -> None:
+        self._files: dict[tuple[int, str], int] = {}
+
+    def read(self, pid: int, name: str) -> bytes:
+        """The start of /proc/PID/NAME; raises OSError once the process is
+        gone (and forgets its files)."""
+        fd = self._files.get((pid, name))
+        try:
+            if fd is None:
+                fd = self._files[pid, name] = os.open(f"/proc/{pid}/{name}", os.O_RDONLY | os.O_CLOEXEC)
+            return os.pread(fd, 65536, 0)
+        except OSError:
+            self.forget(pid)
+            raise
+
+    def stat(self, pid: int) -> list[bytes]:
+        """The first 18 fields of /proc/PID/stat after the command (the
+        state is [0], the CPU times [11:15], the threads [17])."""
+        stat = self.read(pid, "stat")
+        return stat[stat.rindex(b")") + 2:].split(None, 18)
+
+    def children(self, pid: int, one_thread: bool = False) -> list[int]:
+        """The children of every thread of the process (a thread that forks
+        is the parent, not the process's main thread); ``one_thread`` for a
+        process known to have only its main thread (ours); none once the
+        process is gone."""
+        try:
+            if not one_thread and self.stat(pid)[17] != b"1":  # its threads
+                return warden.children_of(pid)
+            return [int(child) for child in self.read(pid, f"task/{pid}/children").split()]
+        except (OSError, ValueError, IndexError):
+            self.forget(pid)
+            return []
+
+    def below(self, top: int) -> list[int]:
+        """Every process below ``top``, parents before children."""
+        found: list[int] = []
+        pending = self.children(top, one_thread=True)
+        while pending:
+            pid = pending.pop()
+            found.append(pid)
+            pending.extend(self.children(pid))
+        return found
+
+    def forget(self, pid: int) -> None:
+        for key in [key for key in self._files if key[0] == pid]:
+            os.close(self._files.pop(key))
+
+    def keep_only(self, pids: set[int]) -> None:
+        """Close the files of processes not in ``pids`` (gone ones)."""
+        for pid in {pid for pid, _ in self._files} - pids:
+            self.forget(pid)
+
+    def close(self) -> None:
+        for fd in self._files.values():
+            os.close(fd)
+        self._files.clear()
+
+
 # -- freezing ------------------------------------------------------------------------------
 
 
@@ -443,18 +511,17 @@ class Freezer:
     stop), so a walk misses no child; walks repeat until one finds the same
     processes as the walk before it (the last freeze's, at first), which
     catches a child re-parented to ``top`` while a walk ran. Each process's
-    /proc files stay open between walks (a read from the start of an open
-    file costs a fraction of an open). Chosen over the cgroup freezer
-    because it is several times cheaper here (cgroup v1: some 170 us to
-    freeze and thaw; this: some tens of us per process), works without
-    cgroups, and a SIGKILL ends a stopped process (a v1-frozen one only
-    once thawed)."""
+    /proc files stay open between walks (``ProcessFiles``). Chosen over the
+    cgroup freezer because it is several times cheaper here (cgroup v1: some
+    170 us to freeze and thaw; this: some tens of us per process), works
+    without cgroups, and a SIGKILL ends a stopped process (a v1-frozen one
+    only once thawed)."""
 
-    def __init__(self, top: int) -> None:
+    def __init__(self, top: int, files: ProcessFiles) -> None:
         self.top = top
+        self.files = files
         self.stopped: list[int] = []
         self._known: list[int] = []
-        self._files: dict[int, tuple[int, int]] = {}  # pid -> its stat and children files
 
     def freeze(self) -> None:
         previous = self._known
@@ -464,12 +531,11 @@ class Freezer:
                 break
             previous = found
         self._known = found
-        for pid in [pid for pid in self._files if pid not in found and pid != self.top]:
-            self._forget(pid)
+        self.files.keep_only({self.top, *found})
 
     def _walk(self) -> list[int]:
         found: list[int] = []
-        pending = self._children(self.top, one_thread=True)
+        pending = self.files.children(self.top, one_thread=True)
         stopped = set(self.stopped)
         while pending:
             pid = pending.pop()
@@ -481,35 +547,8 @@ class Freezer:
                 stopped.add(pid)
                 self.stopped.append(pid)
             found.append(pid)
-            pending.extend(self._children(pid))
+            pending.extend(self.files.children(pid))
         return found
-
-    def _children(self, pid: int, one_thread: bool = False) -> list[int]:
-        """The children of every thread of the process (a thread that forks
-        is the parent, not the process's main thread); ``one_thread`` for
-        ``top``, ours, which has only its main thread."""
-        files = self._files.get(pid)
-        try:
-            if files is None:
-                stat_fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
-                try:
-                    children_fd = os.open(f"/proc/{pid}/task/{pid}/children", os.O_RDONLY | os.O_CLOEXEC)
-                except OSError:
-                    os.close(stat_fd)
-                    raise
-                files = self._files[pid] = (stat_fd, children_fd)
-            if not one_thread:
-                stat = os.pread(files[0], 4096, 0)
-                if stat[stat.rindex(b")") + 2:].split(None, 18)[17] != b"1":
-                    return warden.children_of(pid)
-            return [int(child) for child in os.pread(files[1], 65536, 0).split()]
-        except (OSError, ValueError, IndexError):
-            self._forget(pid)
-            return []
-
-    def _forget(self, pid: int) -> None:
-        for fd in self._files.pop(pid, ()):
-            os.close(fd)
 
     def thaw(self) -> None:
         for pid in self.stopped:
@@ -518,7 +557,3 @@ class Freezer:
             except OSError:
                 pass
         self.stopped = []
-
-    def close(self) -> None:
-        for pid in list(self._files):
-            self._forget(pid)

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO
 
 from arena.bots import isolation, warden
+from arena.bots.turn_clock import UNMEASURED, WALL_CAP, TurnClock
 from arena.errors import ArenaError, BotCrashed, BotProtocolError, BotTimeout
 from arena.model import BotSpec, Limits
 
@@ -259,6 +260,8 @@ class BotProcess:
         self.closed = False
         self._ended = False
         self.workdir: str | None = None
+        self._files = isolation.ProcessFiles()  # its processes' /proc files, for its freezer and its clock
+        self._top: int | None = None
         root = tempfile.gettempdir()
         remove_abandoned_workdirs(root)
         try:
@@ -321,18 +324,21 @@ class BotProcess:
         if self.limits.ponder or self.frozen or self._ended:
             return
         if self._freezer is None:
-            self._freezer = isolation.Freezer(self._freezer_top())
+            self._freezer = isolation.Freezer(self._processes_top(), self._files)
         self._freezer.freeze()
         self.frozen = True
 
-    def _freezer_top(self) -> int:
+    def _processes_top(self) -> int:
         """Below which process the bot's processes are: in a box, the init of
         its PID namespace (bwrap's, the child of the bwrap the warden
         started, which only reaps); without one, the warden."""
-        if self.limits.isolation != "box":
-            return self.proc.pid
-        inits = warden.children_of(self.pid)
-        return inits[0] if inits else self.pid
+        if self._top is None:
+            if self.limits.isolation != "box":
+                self._top = self.proc.pid
+            else:
+                inits = warden.children_of(self.pid)
+                self._top = inits[0] if inits else self.pid
+        return self._top
 
     def thaw(self) -> None:
         if self.frozen and self._freezer is not None:
@@ -398,9 +404,35 @@ class BotProcess:
     def receive(self, timeout: float) -> dict[str, Any]:
         """The next line as a JSON object. Raises BotTimeout, BotCrashed or
         BotProtocolError; never holds more than the line cap in memory."""
-        return decode_message(self._read_line(time.monotonic() + timeout, timeout))
+        line = self._read_line(time.monotonic() + timeout)
+        if line is None:
+            raise BotTimeout(self._no_answer(timeout))
+        return decode_message(line)
 
-    def _read_line(self, deadline: float, timeout: float) -> bytes:
+    def receive_answer(self, started: float, timeout: float) -> dict[str, Any]:
+        """The answer to a decision whose clock started at ``started`` (when
+        the bot could first run), as ``receive``, on the bot's turn clock:
+        ``timeout`` seconds of wall time, not counting the time the bot
+        waited for a CPU after the first UNMEASURED seconds
+        (arena.bots.turn_clock), and never more than WALL_CAP times
+        ``timeout`` in all."""
+        line = self._read_line(started + min(timeout, UNMEASURED))
+        if line is not None:  # most answers: the bot's processes are never looked at
+            return decode_message(line)
+        clock = TurnClock(self._processes_top(), self._files)
+        cap = started + WALL_CAP * timeout
+        waited = 0.0
+        while True:
+            line = self._read_line(min(started + timeout + waited, cap))
+            if line is not None:
+                return decode_message(line)
+            now = time.monotonic()
+            waited = clock.waited(now)
+            if now >= min(started + timeout + waited, cap):
+                raise BotTimeout(self._no_answer(timeout, now - started, waited))
+
+    def _read_line(self, deadline: float) -> bytes | None:
+        """The next line, or None if none came by the deadline."""
         while True:
             line = self._lines.next_line()
             if line is not None:
@@ -410,7 +442,7 @@ class BotProcess:
             # waiting there came in time, however late the referee looks.
             left = max(0.0, deadline - time.monotonic())
             if not self._readable.poll(_milliseconds(left)):
-                raise BotTimeout(self._no_answer(timeout))
+                return None
             try:
                 chunk = os.read(self._stdout_fd, _READ_CHUNK)
             except BlockingIOError:
@@ -424,19 +456,23 @@ class BotProcess:
                 return chunk[:-2] if chunk.endswith(b"\r\n") else chunk[:-1]
             self._lines.feed(chunk)
 
-    def _no_answer(self, timeout: float) -> str:
-        """Why a read timed out. Only where the bot may have printed an
-        answer that did not come (a line without its end, or not a single
-        line in its life, as an unflushed output leaves it) is flushing named;
-        a bot whose lines came before was simply slow."""
+    def _no_answer(self, timeout: float, wall: float = 0.0, waited: float = 0.0) -> str:
+        """Why a read timed out (after ``wall`` seconds, ``waited`` of them
+        waiting for a CPU, if it had any). Only where the bot may have
+        printed an answer that did not come (a line without its end, or not
+        a single line in its life, as an unflushed output leaves it) is
+        flushing named; a bot whose lines came before was simply slow."""
+        said = f"no answer within {timeout:g} s"
+        if waited >= 0.005:
+            said += f" ({wall:.2f} s on the wall clock, {waited:.2f} s of it waiting for a CPU)"
         partial = self._lines.buffered
         if partial:
-            return (f"no answer within {timeout:g} s: {partial} bytes came without a line end; end every "
+            return (f"{said}: {partial} bytes came without a line end; end every "
                     f"answer with a newline and flush your output (PROTOCOL.md, \"{FLUSH_SECTION}\")")
         if not self._answered:
-            return (f"no answer within {timeout:g} s; a bot that printed its answer must also flush its output "
+            return (f"{said}; a bot that printed its answer must also flush its output "
                     f"(PROTOCOL.md, \"{FLUSH_SECTION}\")")
-        return f"no answer within {timeout:g} s"
+        return said
 
     # -- the warden's reports -------------------------------------------------
 
@@ -548,8 +584,7 @@ class BotProcess:
             except OSError:
                 pass
         self._drain.join(timeout=1.0)
-        if self._freezer is not None:
-            self._freezer.close()
+        self._files.close()
         self._bot_exit_status(wait=0)
         os.close(self._status_fd)
         if self.workdir:

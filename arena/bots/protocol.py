@@ -137,9 +137,8 @@ class BotSeat:
             process.thaw()
             # Its clock started when it could first run: at the send if it
             # was running, else at its thaw (after the send, or during it if
-            # the pipe was full).
-            started = max(sent, process.thawed_at)
-            answer = process.receive(max(0.0, timeout - (time.monotonic() - started)))
+            # the pipe was full); it stops while the bot waits for a CPU.
+            answer = process.receive_answer(max(sent, process.thawed_at), timeout)
             try:
                 return parse_action(answer, actions)
             except ValueError as exc:

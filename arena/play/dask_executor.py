@@ -123,7 +123,7 @@ class DaskExecutor:
         if self._connected is None:
             client = self._connect()
             try:
-                present = client.scheduler_info(n_workers=-1)["workers"]
+                present = workers_present(client)
                 problems = _environment_problems(client, list(present))
             finally:
                 client.close()
@@ -190,7 +190,7 @@ class DaskExecutor:
                              f"{_one_line(exc)}") from None
         mismatch = [w for w in caught if issubclass(w.category, VersionMismatchWarning)]
         if mismatch:
-            present = client.scheduler_info(n_workers=-1)["workers"]
+            present = workers_present(client)
             if any(_environment_problems(client, list(present)).values()):
                 caught = [w for w in caught if w not in mismatch]
         for warning in caught:
@@ -205,6 +205,20 @@ class _Connected:
 
     threads: int
     unusable: int
+
+
+def workers_present(client: Client) -> dict[str, Any]:
+    """The workers connected to the scheduler (address: what it says of
+    each), asked of the scheduler itself. Client.scheduler_info returns the
+    client's own cached copy, which the client's periodic refresh (every
+    2 s, without the workers) can overwrite between the answer and its
+    return: a run that saw no workers there took every one for lost ("left
+    the cluster") and stopped for want of workers."""
+    scheduler = client.scheduler
+    if scheduler is None:  # closed meanwhile
+        raise OSError("the client is not connected to the scheduler")
+    workers: dict[str, Any] = client.sync(scheduler.identity, n_workers=-1)["workers"]
+    return workers
 
 
 def _free_dashboard_address() -> str | None:
@@ -311,7 +325,11 @@ class _Session:
         self.progress: dict[tuple[str, str], int] = {}
         self.lock = threading.Lock()
         self.waiting_since: float | None = None
-        self.completed = as_completed([], loop=client.loop)
+        # Finished tasks come back with their results, fetched on Dask's
+        # thread: a result is read from the worker that holds it, and a
+        # worker stopped just after finishing a part would hold up a fetch
+        # here for ever, the watch below with it.
+        self.completed = as_completed([], loop=client.loop, with_results=True)
         # Watching the workers, as the local executor does: each running part
         # beats (a progress event) at least every HEARTBEAT_EVERY seconds while
         # it plays; a worker whose part misses the deadline is removed from the
@@ -336,12 +354,12 @@ class _Session:
                 batch = self.completed.next_batch(block=False)
                 if not batch:
                     time.sleep(0.05)
-                for future in batch:
+                for future, outcome in batch:
                     if future in self.probing:
-                        self._probed(future)
+                        self._probed(future, outcome)
                         self._dispatch()
                     elif future in self.pending:
-                        yield from self._finished(future)
+                        yield from self._finished(future, outcome)
                     # else: cancelled here, its part went elsewhere
         finally:
             try:
@@ -353,13 +371,13 @@ class _Session:
 
     # -- results ---------------------------------------------------------------
 
-    def _finished(self, future: Future[Any]) -> Iterator[GameRecord]:
+    def _finished(self, future: Future[Any], outcome: Any) -> Iterator[GameRecord]:
         part, jobs, _ = self.pending.pop(future)
         with self.lock:
             for address in self.seen_on.pop(part.task_key, ()):
                 self.progress.pop((part.task_key, address), None)
                 self.beats.pop((part.task_key, address), None)
-        if future.status == "error" and isinstance(future.exception(), KilledWorker):
+        if isinstance(_error(outcome), KilledWorker):
             # Dask gave it up after losing several workers to it, each loss
             # charged to the game it was on (_lost): sent again, a game lost
             # twice becomes a referee failure instead of ending the run.
@@ -369,7 +387,7 @@ class _Session:
             self.queue.insert(0, (dataclasses.replace(part, attempt=part.attempt + 1), jobs))
             self._dispatch()
             return
-        result = _result(future, part.name)
+        result = _result(outcome, f"match {part.name}")
         future.release()
         if result["rest"]:  # submitted before storing, so the worker is not kept waiting
             rest = [Job.from_json(job) for job in result["rest"]]
@@ -413,7 +431,7 @@ class _Session:
         """Check the workers that joined, notice the ones that left, send the
         waiting parts where they can go, and give up if they wait too long."""
         try:
-            present = self.client.scheduler_info(n_workers=-1)["workers"]
+            present = workers_present(self.client)
             processing = self.client.processing()
         except (OSError, TimeoutError) as exc:
             raise ArenaError(f"lost the dask scheduler at {self.executor.scheduler or 'the local cluster'}: "
@@ -458,10 +476,10 @@ class _Session:
             self.probing[future] = address
             self.completed.add(future)
 
-    def _probed(self, future: Future[Any]) -> None:
+    def _probed(self, future: Future[Any], outcome: Any) -> None:
         address = self.probing.pop(future)
         worker = self.workers[address]
-        problems = _result(future, future.key, f"the bot check {future.key}")
+        problems = _result(outcome, f"the bot check {future.key}")
         future.release()
         worker.bots_ok = {bot_id for bot_id, problem in problems.items() if problem is None}
         for bot_id, problem in sorted(problems.items()):
@@ -526,10 +544,14 @@ class _Session:
 
     def _goes_on(self, part: _Part) -> str:
         """What happens to a part sent again, as the end of a sentence: a
-        live worker where its bots started takes it, or, with none left, it
-        waits for one to join (_give_up_if_stuck)."""
+        live worker where its bots started takes it; or one that is still
+        starting them, once it has; or, with none left, it waits for one to
+        join (_give_up_if_stuck)."""
         if any(worker.can_play(part.bots) for worker in self.workers.values()):
             return "is played again on another worker"
+        starting = sorted(self.workers[address].label for address in self.probing.values())
+        if starting:
+            return f"is played again on another worker once {' or '.join(starting)} has started the bots"
         return (f"waits for a worker that can play it to join (none is left; the run stops if none "
                 f"comes within {self.executor.worker_timeout:g} s)")
 
@@ -638,22 +660,40 @@ def _environment_problem(python: Any, executable: Any, version: Any) -> str | No
     return None
 
 
-def _result(future: Future[Any], key: object, what: str | None = None) -> Any:
-    what = what or f"match {key}"
-    try:
-        return future.result()
-    except ArenaError as exc:
-        raise ArenaError(str(exc)) from None
-    except KilledWorker as exc:
-        raise ArenaError(f"{what} was given up: {_one_line(exc)}; "
-                         "its games were not stored: run again to resume") from None
-    except CancelledError as exc:  # distributed's FutureCancelledError among them
-        raise ArenaError(f"the dask cluster dropped {what} ({_one_line(exc)}); "
-                         "its games were not stored: run again to resume") from None
-    except Exception as exc:  # whatever the task raised on the worker
-        hint = f"; {INSTALL_HINT}" if _looks_like_environment(exc) else ""
-        raise ArenaError(f"{what} failed on the cluster: {type(exc).__name__}: "
-                         f"{_one_line(exc)}{hint}") from None
+def _error(outcome: Any) -> BaseException | None:
+    """Why a task did not finish, from what as_completed gathered for it:
+    (type, exception, traceback) for a task that raised, the exception for
+    one that was cancelled; None for one that returned (arena's tasks
+    return dicts)."""
+    if isinstance(outcome, BaseException):
+        return outcome
+    if isinstance(outcome, tuple) and len(outcome) == 3 and isinstance(outcome[1], BaseException):
+        return outcome[1]
+    return None
+
+
+def _result(outcome: Any, what: str) -> Any:
+    """What a task returned (``outcome``, gathered with it), or, if it did
+    not finish, an ArenaError of one line naming it (_task_error)."""
+    error = _error(outcome)
+    if error is None:
+        return outcome
+    raise _task_error(error, what)
+
+
+def _task_error(error: BaseException, what: str) -> ArenaError:
+    """Why a task failed, in one line that names it (``what``)."""
+    if isinstance(error, ArenaError):
+        return ArenaError(str(error))
+    if isinstance(error, KilledWorker):
+        return ArenaError(f"{what} was given up: {_one_line(error)}; "
+                          "its games were not stored: run again to resume")
+    if isinstance(error, CancelledError):  # distributed's FutureCancelledError among them
+        return ArenaError(f"the dask cluster dropped {what} ({_one_line(error)}); "
+                          "its games were not stored: run again to resume")
+    # whatever the task raised on the worker
+    hint = f"; {INSTALL_HINT}" if _looks_like_environment(error) else ""
+    return ArenaError(f"{what} failed on the cluster: {type(error).__name__}: {_one_line(error)}{hint}")
 
 
 def _receive(result: dict[str, Any], part: _Part, log_dir: Path | None) -> Iterator[GameRecord]:

@@ -29,7 +29,9 @@ def worker_deadline(limits: Limits) -> float:
     for stopped or hung. A worker beats before every call into a seat and
     after every game it sends, and the longest call the limits allow is a
     seat's start: a bot process's handshake (the start-up timeout) and the
-    game's start message (a move timeout); a decision is one move timeout."""
+    game's start message (a move timeout); a decision is at most two move
+    timeouts on the wall clock (the bot's own time, and as long again
+    waiting for a CPU: arena.bots.turn_clock)."""
     return limits.startup_timeout + 2 * limits.move_timeout + WORKER_SLACK
 
 
