@@ -15,7 +15,8 @@ from importlib.resources import as_file
 from pathlib import Path
 
 import pytest
-from test_conformance import playout_with_retirements
+from test_conformance import VARIANTS as CONFORMANCE_VARIANTS
+from test_conformance import playout_with_retirements, variant_id
 
 from arena.games import GAMES, SPECS
 from arena.games.events import replay
@@ -29,18 +30,7 @@ GAMES_FAST = 4       # per variant, half with retirements
 GAMES_SLOW = 30
 NAMES = ["alpha", "beta", "alpha", "gamma"]  # a bot in two seats: "alpha (seat 0)"
 
-VARIANTS = [
-    (name, players, options)
-    for name, spec in sorted(SPECS.items()) if spec.engine_js is not None
-    for players in range(spec.game.min_players, spec.game.max_players + 1)
-    for options in spec.conformance.get(players, [{}])
-]
-
-
-def variant_id(variant):
-    name, players, options = variant
-    suffix = "-" + "-".join(f"{k}={v}" for k, v in sorted(options.items())) if options else ""
-    return f"{name}-{players}p{suffix}"
+VARIANTS = [variant for variant in CONFORMANCE_VARIANTS if SPECS[variant[0]].engine_js is not None]
 
 
 def record_case(name: str, players: int, options: dict, seed: int) -> dict:
@@ -91,6 +81,15 @@ def test_the_browser_engine_agrees_on_many_games(node, variant, tmp_path):
     assert_engine_agrees(node, variant, range(GAMES_FAST, GAMES_FAST + GAMES_SLOW), tmp_path)
 
 
+def check_one(node: str, case: dict, engine: Path, folder: Path) -> dict:
+    """What the check says of one case, run with ``engine``."""
+    cases_file = folder / "cases.jsonl"
+    cases_file.write_text(json.dumps(case) + "\n")
+    done = subprocess.run([node, str(CHECK), str(cases_file), str(FRAME), str(engine)],
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
 def test_the_check_finds_a_state_that_differs(node, tmp_path):
     """The check itself: an engine that gets one field wrong is caught at the
     step where it goes wrong, with where."""
@@ -103,11 +102,7 @@ def test_the_check_finds_a_state_that_differs(node, tmp_path):
     case = {"game": "counter", "players": 1, "options": {}, "board": {}, "names": ["alpha"], "you": None,
             "events": events, "states": [{"n": n, "last": []} for n in range(5)],
             "words": [{"line": f"roll: {v}", "effects": [], "forced": False} for v in (1, 2, 3, 4)]}
-    cases_file = tmp_path / "cases.jsonl"
-    cases_file.write_text(json.dumps(case) + "\n")
-    done = subprocess.run([node, str(CHECK), str(cases_file), str(FRAME), str(engine)],
-                          capture_output=True, text=True, check=True)
-    result = json.loads(done.stdout)
+    result = check_one(node, case, engine, tmp_path)
     assert (result["ok"], result["step"], result["what"]) == (False, 3, "state.n")
 
 
@@ -123,13 +118,7 @@ def test_the_check_finds_an_offer_the_engine_does_not_make(node, tmp_path):
             "states": [{"n": 0, "last": []}, {"n": 1, "last": []}],
             "words": [{"line": 'alpha chooses: {"step":1}', "effects": [],
                        "offered": ['{"step":1}', '{"step":2}'], "forced": False}]}
-    cases_file = tmp_path / "cases.jsonl"
-    cases_file.write_text(json.dumps(case) + "\n")
-    done = subprocess.run([node, str(CHECK), str(cases_file), str(FRAME), str(engine)],
-                          capture_output=True, text=True, check=True)
-    result = json.loads(done.stdout)
+    result = check_one(node, case, engine, tmp_path)
     assert (result["ok"], result["step"], result["what"]) == (False, 1, "offered.length")
     engine.write_text(engine.read_text().replace("[{step: 1}]", "[{step: 1}, {step: 2}]"))
-    done = subprocess.run([node, str(CHECK), str(cases_file), str(FRAME), str(engine)],
-                          capture_output=True, text=True, check=True)
-    assert json.loads(done.stdout) == {"ok": True}
+    assert check_one(node, case, engine, tmp_path) == {"ok": True}

@@ -300,6 +300,13 @@ def _detour_played(key: str, seed: int, order: int) -> GameRecord:
     return GameRecord(job, events, outcome.placements, Termination.NORMAL, scores=outcome.scores, times=times)
 
 
+def _detour_forfeit(key: str, seed: int, order: int) -> GameRecord:
+    """A game that seat 0 lost on time, its record cut where it did."""
+    played = _detour_played(key, seed, order)
+    return dataclasses.replace(played, events=played.events[:9], placements=(2, 1), termination=Termination.TIMEOUT,
+                               scores=None, forfeits=(Forfeit(0, Termination.TIMEOUT, "no answer within 0.5 s"),))
+
+
 def _everything(store: Store) -> dict[str, object]:
     """Every game's stored parts, as arena reads them, and every row of
     results and of the ratings cache."""
@@ -320,10 +327,7 @@ def test_a_database_of_schema_11_is_compacted_in_place_with_every_game_intact(tm
     for game in ("detour", "slyyde"):  # games whose replays arena 11 stored
         without_browser_engine(monkeypatch, game)
     db = tmp_path / "r.db"
-    forfeit = _detour_played("ff", 8, 3)
-    forfeit = dataclasses.replace(forfeit, events=forfeit.events[:9], placements=(2, 1),
-                                  termination=Termination.TIMEOUT, scores=None,
-                                  forfeits=(Forfeit(0, Termination.TIMEOUT, "no answer within 0.5 s"),))
+    forfeit = _detour_forfeit("ff", 8, 3)
     records = [with_replay(_detour_played("replayed", 4, 0)), _detour_played("bare", 5, 1),
                with_replay(played("slyyde", 6, 2)), with_replay(forfeit),
                GameRecord.referee_failure(Job("lost", "detour", tuple(s.bot_id for s in SPECS), 9, 0, 4), "died")]
@@ -368,10 +372,7 @@ def test_a_database_of_schema_16_keeps_its_records_without_the_offered_actions(t
     games whole as before, the moves view showing every chosen action."""
     without_browser_engine(monkeypatch, "slyyde")  # a game whose replay arena 16 stored
     db = tmp_path / "r.db"
-    forfeit = _detour_played("ff", 8, 3)
-    forfeit = dataclasses.replace(forfeit, events=forfeit.events[:9], placements=(2, 1),
-                                  termination=Termination.TIMEOUT, scores=None,
-                                  forfeits=(Forfeit(0, Termination.TIMEOUT, "no answer within 0.5 s"),))
+    forfeit = _detour_forfeit("ff", 8, 3)
     records = [_detour_played("bare", 5, 1), with_replay(played("slyyde", 6, 2)), forfeit,
                GameRecord.referee_failure(Job("lost", "detour", tuple(s.bot_id for s in SPECS), 9, 0, 4), "died")]
     with Store(db, writer=True) as store:
