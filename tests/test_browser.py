@@ -148,11 +148,17 @@ def wait_still(page) -> None:
     page.wait_for_function("document.getElementById('replay').dataset.animating === '0'", timeout=20_000)
 
 
+# The status and the pieces at one moment: read in one turn of the page's
+# event loop, so that no animation frame comes between them (a loaded
+# machine can let a whole animation end between two evaluations).
+STATUS_AND_PIECES = "() => [(STATUS)(), (DOM_PIECES)()]".replace("STATUS", STATUS).replace("DOM_PIECES", DOM_PIECES)
+
+
 def check_step(page, expected: list[dict[str, str]], k: int) -> None:
-    status = page.evaluate(STATUS)
+    status, drawn = page.evaluate(STATUS_AND_PIECES)
     assert status["step"] == k
     if status["animating"]:
-        assert page.evaluate(DOM_PIECES) == expected[k - 1]  # drawn from the position before
+        assert drawn == expected[k - 1]  # drawn from the position before
         wait_still(page)
     assert page.evaluate(DOM_PIECES) == expected[k], f"step {k}"
 
