@@ -27,7 +27,7 @@ from arena.model import offered_digest, stored_events
 FRAME = Path(__file__).parents[1] / "arena" / "games" / "text_view.js"
 CHECK = Path(__file__).with_name("engines_check.js")
 GAMES_FAST = 4       # per variant, half with retirements
-GAMES_SLOW = 30
+GAMES_SLOW = 12
 NAMES = ["alpha", "beta", "alpha", "gamma"]  # a bot in two seats: "alpha (seat 0)"
 
 VARIANTS = [variant for variant in CONFORMANCE_VARIANTS if SPECS[variant[0]].engine_js is not None]
