@@ -9,6 +9,7 @@ import subprocess
 import sys
 from contextlib import closing
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 import sqlite_utils
@@ -307,6 +308,16 @@ def _detour_forfeit(key: str, seed: int, order: int) -> GameRecord:
                                scores=None, forfeits=(Forfeit(0, Termination.TIMEOUT, "no answer within 0.5 s"),))
 
 
+def _store_and_rate(db: Path, records: list[GameRecord]) -> dict[str, object]:
+    """Store the records and the ratings cache; what arena reads back of them (``_everything``)."""
+    with Store(db, writer=True) as store:
+        store.add_bots(SPECS)
+        for record in records:
+            store.add_game(record)
+        ratings_cache.rewrite(store)
+        return _everything(store)
+
+
 def _everything(store: Store) -> dict[str, object]:
     """Every game's stored parts, as arena reads them, and every row of
     results and of the ratings cache."""
@@ -332,12 +343,7 @@ def test_a_database_of_schema_11_is_compacted_in_place_with_every_game_intact(tm
                with_replay(played("slyyde", 6, 2)), with_replay(forfeit),
                GameRecord.referee_failure(Job("lost", "detour", tuple(s.bot_id for s in SPECS), 9, 0, 4), "died")]
     assert all(record.replay is not None for record in records if record.job.key not in ("bare", "lost"))
-    with Store(db, writer=True) as store:
-        store.add_bots(SPECS)
-        for record in records:
-            store.add_game(record)
-        ratings_cache.rewrite(store)
-        before = _everything(store)
+    before = _store_and_rate(db, records)
     assert before["games"]["replayed"][1:] == (records[0].events, records[0].replay, records[0].times)
     # A file of schema 11 knows no plans (schema 13): its games come back as
     # plan 0; and schema 17 keeps no replay (the site makes them).
@@ -375,12 +381,7 @@ def test_a_database_of_schema_16_keeps_its_records_without_the_offered_actions(t
     forfeit = _detour_forfeit("ff", 8, 3)
     records = [_detour_played("bare", 5, 1), with_replay(played("slyyde", 6, 2)), forfeit,
                GameRecord.referee_failure(Job("lost", "detour", tuple(s.bot_id for s in SPECS), 9, 0, 4), "died")]
-    with Store(db, writer=True) as store:
-        store.add_bots(SPECS)
-        for record in records:
-            store.add_game(record)
-        ratings_cache.rewrite(store)
-        before = _everything(store)
+    before = _store_and_rate(db, records)
     with closing(sqlite3.connect(db)) as conn:
         undo_schema_17(conn)
         conn.execute("UPDATE meta SET value = '16' WHERE key = 'schema_version'")
