@@ -27,6 +27,12 @@
    step: tests/test_engines_js.py compares them on seeded random games of
    every player count and option set, retirements included.
 
+   ArenaEngines.util holds what the engines share, as arena/games/base.py
+   and events.py hold it for the Python engines: applyEvent (one step of
+   the replay), checkOffered (apply_action's check), pyEqual and pyItem
+   (Python's == and list indexing), perBoard (tables derived once per
+   board).
+
    ArenaEngines.TextView is arena/games/text_view.py's TextView, the parts a
    step's words need: a game's View overrides describeAction(action, state),
    describeEffect(effect, state), and sets engineMoves (a Set of effect
@@ -74,6 +80,83 @@
     let crc = -1;
     for (let i = 0; i < text.length; i++) crc = crcTable[(crc ^ text.charCodeAt(i)) & 0xff] ^ (crc >>> 8);
     return ((crc ^ -1) >>> 0).toString(16).padStart(8, "0");
+  }
+
+  // ---------------------------------------------------------------- the engines' shared steps
+
+  const CHANCE = -1;  // arena.games.base: current_player() where chance acts
+
+  /* a == b as Python compares JSON values (base.State.apply_action's
+     ``action not in legal_actions()``): a bool is the int 0 or 1, a dict's
+     key order does not count. */
+  function pyEqual(a, b) {
+    if (a === b) return true;
+    if (typeof a === "boolean") a = Number(a);
+    if (typeof b === "boolean") b = Number(b);
+    if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return a === b;
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    if (Array.isArray(a)) {
+      if (a.length !== b.length) return false;
+      for (let k = 0; k < a.length; k++) if (!pyEqual(a[k], b[k])) return false;
+      return true;
+    }
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    for (const key of keys) {
+      if (!Object.prototype.hasOwnProperty.call(b, key) || !pyEqual(a[key], b[key])) return false;
+    }
+    return true;
+  }
+
+  /* sequence[index] as Python indexes a list: a negative index counts from
+     the end; one out of range throws (Python's IndexError). */
+  function pyItem(sequence, index) {
+    if (!Array.isArray(sequence) || !Number.isInteger(index) || index < -sequence.length || index >= sequence.length) {
+      throw new Error("no item " + compact(index) + " in " + compact(sequence));
+    }
+    return sequence[index < 0 ? index + sequence.length : index];
+  }
+
+  /* ``derive(board)``, made once per board object: an engine's module
+     tables, which Python derives from the same board data at import. */
+  function perBoard(derive) {
+    const made = new WeakMap();
+    return function (board) {
+      let found = made.get(board);
+      if (found === undefined) {
+        found = derive(board);
+        made.set(board, found);
+      }
+      return found;
+    };
+  }
+
+  /* base.State.apply_action's check, for an engine's state object
+     (currentPlayer, legalActions): throws unless ``action`` is offered. */
+  function checkOffered(state, action) {
+    if (state.currentPlayer() < 0) throw new Error("no decision is due, got " + compact(action));
+    if (!state.legalActions().some((legal) => pyEqual(legal, action))) {
+      throw new Error("action not offered: " + compact(action));
+    }
+  }
+
+  /* One step of arena/games/events.py's replay (_apply_event) on an
+     engine's state object (currentPlayer, applyChance, retire,
+     applyAction), for a decision as the referee recorded it (the actions
+     offered and the index chosen); throws where Python raises
+     IllegalAction. */
+  function applyEvent(state, event) {
+    if (event.kind === "chance") {
+      if (state.currentPlayer() !== CHANCE) throw new Error("chance recorded where a decision is due");
+      state.applyChance(event.values);
+    } else if (event.kind === "retire") {
+      state.retire(event.seat);
+    } else {
+      if (state.currentPlayer() !== event.seat) {
+        throw new Error("seat " + event.seat + " recorded, seat " + state.currentPlayer() + " is to decide");
+      }
+      state.applyAction(pyItem(event.offered, event.chosen));
+    }
   }
 
   /* A decision's or chance event's line made of its effects (empty without
@@ -174,5 +257,6 @@
 
   engines.TextView = TextView;
   engines.util = {compact: compact, canonical: canonical, offeredDigest: offeredDigest, effectsLine: effectsLine,
-                  MARKS: MARKS};
+                  MARKS: MARKS, CHANCE: CHANCE, pyEqual: pyEqual, pyItem: pyItem, perBoard: perBoard,
+                  checkOffered: checkOffered, applyEvent: applyEvent};
 })(typeof window !== "undefined" ? window : globalThis);

@@ -14,7 +14,7 @@
 (function (global) {
   "use strict";
   const engines = global.ArenaEngines;
-  const compact = engines.util.compact;
+  const {compact, applyEvent, checkOffered, perBoard} = engines.util;
 
   const TURN_CAP = 1000;     // decision 18: a turn is one rider's move
   const QUIET_TURNS = 100;   // decision 17: stage-2 turns in a row with no die taken or arrival
@@ -37,11 +37,7 @@
   /* The engine's module constants, which Python derives from the board data
      once (engine.py's BOARD ... STAGE_DECK), derived here once per board
      object. */
-  const cities = new WeakMap();
-
-  function city(board) {
-    let derived = cities.get(board);
-    if (derived) return derived;
+  const city = perBoard((board) => {
     const colours = board.colours;
     const perStage = board.stage_dice_per_colour;
     const stageBlocks = {};
@@ -49,7 +45,7 @@
     // STAGE_DECK: three dice of each colour, in this order before the shuffle.
     const stageDeck = [];
     for (const colour of colours) for (let k = 0; k < perStage; k++) stageDeck.push(colour);
-    derived = {
+    return {
       GARAGE: board.garage,
       ARRIVALS: new Set(board.arrivals),
       LIGHT: new Set(board.light.spaces),
@@ -64,9 +60,7 @@
       STAGE_DECK: stageDeck,
       SHUFFLE_SIDES: factorial(stageDeck.length),
     };
-    cities.set(board, derived);
-    return derived;
-  }
+  });
 
   /* For every space, the [block, door number] pairs of the doors it faces,
      sorted as Python sorts the tuples. */
@@ -100,29 +94,6 @@
       order.push(rest.splice(pick, 1)[0]);
     }
     return order;
-  }
-
-  /* a == b as Python compares JSON values (apply_action's ``action not in
-     legal_actions()``): a bool is the int 0 or 1, a dict's key order does
-     not count. */
-  function pyEquals(a, b) {
-    if (a === b) return true;
-    if (typeof a === "boolean") a = Number(a);
-    if (typeof b === "boolean") b = Number(b);
-    if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return a === b;
-    if (Array.isArray(a) !== Array.isArray(b)) return false;
-    if (Array.isArray(a)) {
-      if (a.length !== b.length) return false;
-      for (let k = 0; k < a.length; k++) if (!pyEquals(a[k], b[k])) return false;
-      return true;
-    }
-    const keys = Object.keys(a), others = Object.keys(b);
-    if (keys.length !== others.length) return false;
-    for (const key of keys) {
-      // Equal values (the usual case) need no more: a value JSON gives is never one b could inherit.
-      if (a[key] !== b[key] && (!others.includes(key) || !pyEquals(a[key], b[key]))) return false;
-    }
-    return true;
   }
 
   /* The rider's move in progress (engine.py's Move). */
@@ -338,10 +309,7 @@
 
     /* Apply a decision, refusing anything that was not offered (base.py's apply_action). */
     applyAction(action) {
-      if (this.currentPlayer() < 0) throw new Error("no decision is due, got " + compact(action));
-      if (!this.legalActions().some((legal) => pyEquals(legal, action))) {
-        throw new Error("action not offered: " + compact(action));
-      }
+      checkOffered(this, action);
       this.apply(action);
     }
 
@@ -624,47 +592,13 @@
      it (_apply_event). */
   function apply(state, event, board) {
     const next = CicloviaState.fromJson(state, board);
-    if (event.kind === "chance") {
-      if (next.currentPlayer() !== CHANCE) throw new Error("chance recorded where a decision is due");
-      next.applyChance(event.values);
-    } else if (event.kind === "retire") {
-      next.retire(event.seat);
-    } else {
-      if (next.currentPlayer() !== event.seat) {
-        throw new Error("seat " + event.seat + " recorded, seat " + next.currentPlayer() + " is to decide");
-      }
-      next.applyAction(chosenAction(next, event));
-    }
+    applyEvent(next, event);
     return next.toJson();
   }
 
   /* The actions offered to the seat to decide in ``state``, in order (state.legal_actions()). */
   function legalActions(state, board) {
     return CicloviaState.fromJson(state, board).legalActions();
-  }
-
-  /* The action a decision chose (events._apply_event): the referee's event
-     carries the actions offered, and event.offered[event.chosen] is indexed
-     as Python indexes a list (a negative index counts from the end); a
-     stored one ({seat, chosen, action}) names the action the engine must
-     offer at ``chosen``. */
-  function chosenAction(state, event) {
-    if (!("action" in event)) {
-      const offered = event.offered;
-      const index = event.chosen < 0 ? event.chosen + offered.length : event.chosen;
-      const action = offered[index];
-      if (action === undefined || !Number.isInteger(index)) {
-        throw new Error("no offered action " + compact(event.chosen) + " of " + offered.length);
-      }
-      return action;
-    }
-    const offered = state.legalActions();
-    if (!(Number.isInteger(event.chosen) && event.chosen >= 0 && event.chosen < offered.length) ||
-        !pyEquals(offered[event.chosen], event.action)) {
-      throw new Error("the engine does not offer the recorded action at " + compact(event.chosen) +
-                      ": the record was made under other rules");
-    }
-    return offered[event.chosen];
   }
 
   // ------------------------------------------------------------- the words

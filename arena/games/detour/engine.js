@@ -13,7 +13,7 @@
 (function () {
   "use strict";
   const TextView = ArenaEngines.TextView;
-  const compact = ArenaEngines.util.compact;
+  const {compact, pyItem, applyEvent, checkOffered, perBoard} = ArenaEngines.util;
 
   const TURN_CAP = 2000;   // colour-turns, engine.py's TURN_CAP (the state carries it as turn_cap)
   const SIX = 6;
@@ -32,28 +32,10 @@
     return ((a % n) + n) % n;
   }
 
-  /* Python's ``sequence[index]``: a negative index counts from the end, and
-     one out of range raises (IndexError there, an Error here). */
-  function pyItem(sequence, index) {
-    if (!Array.isArray(sequence) || !Number.isInteger(index) || index < -sequence.length || index >= sequence.length) {
-      throw new Error("no item " + compact(index) + " in " + compact(sequence));
-    }
-    return sequence[index < 0 ? index + sequence.length : index];
-  }
-
   // ---------------------------------------------------------------- lookup tables
   // engine.py's module constants, read from the board data; cached per board object.
 
-  const TABLES = new WeakMap();
-
-  function tables(board) {
-    let found = TABLES.get(board);
-    if (!found) {
-      found = buildTables(board);
-      TABLES.set(board, found);
-    }
-    return found;
-  }
+  const tables = perBoard(buildTables);
 
   function buildTables(board) {
     const spaces = board.spaces;
@@ -195,15 +177,9 @@
       return [];
     }
 
-    /* base.State.apply_action: refuse anything that was not offered. Python
-       compares dicts by keys and values (key order aside), and so does
-       this; it would also take true for 1 (True == 1), which no engine
-       offers, so this refuses it. */
+    /* base.State.apply_action: refuse anything that was not offered. */
     applyAction(action) {
-      if (this.currentPlayer() < 0) throw new Error("no decision is due, got " + compact(action));
-      if (!this.legalActions().some((legal) => sameAction(legal, action))) {
-        throw new Error("action not offered: " + compact(action));
-      }
+      checkOffered(this, action);
       this.apply(action);
     }
 
@@ -529,39 +505,10 @@
     }
   }
 
-  /* Python's == on two actions (flat dicts of numbers and strings): the same keys, equal values. */
-  function sameAction(legal, action) {
-    if (action === null || typeof action !== "object" || Array.isArray(action)) return false;
-    const keys = Object.keys(legal);
-    return keys.length === Object.keys(action).length &&
-      keys.every((key) => Object.prototype.hasOwnProperty.call(action, key) && action[key] === legal[key]);
-  }
-
-  /* The state after ``event``, as arena/games/events.py's replay makes it
-     (_apply_event): a decision as the referee recorded it (the actions
-     offered and the index chosen) or as a record stores it (the index and
-     the action chosen, which the engine must offer there). */
+  /* The state after ``event``, as arena/games/events.py's replay makes it. */
   function apply(data, event, board) {
     const state = DetourState.fromJson(tables(board), data);
-    if (event.kind === "chance") {
-      if (state.currentPlayer() !== CHANCE) throw new Error("chance recorded where a decision is due");
-      state.applyChance(event.values);
-    } else if (event.kind === "retire") {
-      state.retire(event.seat);
-    } else {
-      if (state.currentPlayer() !== event.seat) {
-        throw new Error("seat " + event.seat + " recorded, seat " + state.currentPlayer() + " is to decide");
-      }
-      let offered = event.offered;
-      if ("action" in event) {
-        offered = state.legalActions();
-        if (!(event.chosen >= 0 && event.chosen < offered.length) || !sameAction(offered[event.chosen], event.action)) {
-          throw new Error("the engine does not offer the recorded action at " + event.chosen +
-            ": the record was made under other rules");
-        }
-      }
-      state.applyAction(pyItem(offered, event.chosen));
-    }
+    applyEvent(state, event);
     return state.toJson();
   }
 

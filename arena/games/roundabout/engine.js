@@ -16,7 +16,7 @@
 (function (global) {
   "use strict";
   const engines = global.ArenaEngines = global.ArenaEngines || {};
-  const compact = engines.util.compact;
+  const {compact, applyEvent, checkOffered, perBoard} = engines.util;
 
   // engine.py's TURN_CAP: turns (one per seat in rotation, decision 14)
   // after which the game is cut short as a draw. Not part of the board data.
@@ -39,40 +39,11 @@
     return ((a % n) + n) % n;
   }
 
-  /* Python's ``a == b`` on JSON values (the test ``action in legal_actions()``):
-     dicts equal whatever their key order, and True == 1, False == 0. */
-  function pyEqual(a, b) {
-    if (typeof a === "boolean") a = Number(a);
-    if (typeof b === "boolean") b = Number(b);
-    if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return a === b;
-    if (Array.isArray(a) !== Array.isArray(b)) return false;
-    if (Array.isArray(a)) {
-      if (a.length !== b.length) return false;
-      for (let k = 0; k < a.length; k++) if (!pyEqual(a[k], b[k])) return false;
-      return true;
-    }
-    let keys = 0;
-    for (const key in a) {
-      if (!Object.prototype.hasOwnProperty.call(b, key) || !pyEqual(a[key], b[key])) return false;
-      keys++;
-    }
-    return keys === Object.keys(b).length;
-  }
-
   // ------------------------------------------------------------ board tables
   // engine.py's module tables, read from the board data (Game.board) as the
   // Python engine reads them from the same data, once per board object.
 
-  const TABLES = new WeakMap();
-
-  function tablesOf(board) {
-    let tables = TABLES.get(board);
-    if (!tables) {
-      tables = makeTables(board);
-      TABLES.set(board, tables);
-    }
-    return tables;
-  }
+  const tablesOf = perBoard(makeTables);
 
   function makeTables(board) {
     const BARS = board.bars, RINGS = board.rings;
@@ -279,10 +250,7 @@
 
     /* arena.games.base State.apply_action: refuse anything not offered. */
     applyAction(action) {
-      if (this.currentPlayer() < 0) throw new Error("no decision is due, got " + compact(action));
-      if (!this.legalActions().some((offered) => pyEqual(offered, action))) {
-        throw new Error("action not offered: " + compact(action));
-      }
+      checkOffered(this, action);
       this._apply(action);
     }
 
@@ -844,17 +812,7 @@
      its legal actions again (to refuse one not offered, as IllegalAction). */
   function apply(json, event, board) {
     const state = RoundaboutState.fromJson(tablesOf(board), json);
-    if (event.kind === "chance") {
-      if (state.currentPlayer() !== CHANCE) throw new Error("chance recorded where a decision is due");
-      state.applyChance(event.values);
-    } else if (event.kind === "retire") {
-      state.retire(event.seat);
-    } else {
-      if (state.currentPlayer() !== event.seat) {
-        throw new Error("seat " + event.seat + " recorded, seat " + state.currentPlayer() + " is to decide");
-      }
-      state.applyAction(event.offered[event.chosen]);
-    }
+    applyEvent(state, event);
     return state.toJson();
   }
 

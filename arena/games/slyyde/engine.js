@@ -12,7 +12,7 @@
 (function (global) {
   "use strict";
   const engines = global.ArenaEngines = global.ArenaEngines || {};
-  const {compact} = engines.util;
+  const {compact, applyEvent, checkOffered, perBoard} = engines.util;
 
   const TURN_CAP = 1000;
   const BACK_STEPS = 6;
@@ -23,38 +23,20 @@
 
   /* The engine's lookup tables (engine.py's START, CENTRE, IMMUNE, DIAGONAL,
      TRIANGLE, BACK6_SQUARES), read from the board data, once per board. */
-  const tablesOf = new WeakMap();
-  function tables(board) {
-    let found = tablesOf.get(board);
-    if (!found) {
-      found = {
-        start: board.start,
-        centre: board.centre,
-        immune: new Set(board.immune),
-        diagonal: new Map(board.black.map((b) => [b.square, b.diagonal])),
-        triangle: new Map(board.triangles.map((t) => [t.square, {safe: t.safe, line: t.path}])),
-        back6Squares: new Set(board.back6),
-      };
-      tablesOf.set(board, found);
-    }
-    return found;
-  }
+  const tables = perBoard((board) => ({
+    start: board.start,
+    centre: board.centre,
+    immune: new Set(board.immune),
+    diagonal: new Map(board.black.map((b) => [b.square, b.diagonal])),
+    triangle: new Map(board.triangles.map((t) => [t.square, {safe: t.safe, line: t.path}])),
+    back6Squares: new Set(board.back6),
+  }));
 
   /* _OTHERS[players][seat]: the other seats clockwise from ``seat``. */
   function others(players, seat) {
     const found = [];
     for (let step = 1; step < players; step++) found.push((seat + step) % players);
     return found;
-  }
-
-  /* Python's ``a == b`` on JSON values (an offered action against a legal
-     one): dicts equal whatever their key order. */
-  function equal(a, b) {
-    if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return a === b;
-    if (Array.isArray(a) !== Array.isArray(b)) return false;
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && equal(a[key], b[key]));
   }
 
   /* Where a forward move by ``die`` ends: the exact Centre or short of it;
@@ -160,10 +142,7 @@
 
     /* base.State.apply_action: refuse anything that was not offered. */
     applyAction(action) {
-      if (this.currentPlayer() < 0) throw new Error("no decision is due, got " + compact(action));
-      if (!this.legalActions().some((legal) => equal(legal, action))) {
-        throw new Error("action not offered: " + compact(action));
-      }
+      checkOffered(this, action);
       this.apply(action);
     }
 
@@ -418,22 +397,7 @@
   /* One step of arena/games/events.py's replay, on a new state. */
   function apply(state, event, board) {
     const next = new SlyydeState(state, board);
-    if (event.kind === "chance") {
-      if (next.currentPlayer() !== CHANCE) throw new Error("chance recorded where a decision is due");
-      next.applyChance(event.values);
-    } else if (event.kind === "retire") {
-      next.retire(event.seat);
-    } else {
-      if (next.currentPlayer() !== event.seat) {
-        throw new Error("seat " + event.seat + " recorded, seat " + next.currentPlayer() + " is to decide");
-      }
-      // Python's offered[chosen]: a negative index counts from the end; one out of range raises IndexError.
-      const index = event.chosen < 0 ? event.chosen + event.offered.length : event.chosen;
-      if (!(Number.isInteger(index) && index >= 0 && index < event.offered.length)) {
-        throw new Error("no offered action " + compact(event.chosen));
-      }
-      next.applyAction(event.offered[index]);
-    }
+    applyEvent(next, event);
     return next.toJson();
   }
 
