@@ -430,10 +430,10 @@ def arena_events(record: bytes | None, replay: bytes | None) -> str | None:
     return text[len(_REPLAY_EVENTS):end]
 
 
-def _events(record: bytes | None, replay: bytes | None) -> list[Event] | None:
+def _events(record: bytes | None, replay: bytes | None) -> list[Any] | None:
     """A game's events as ``arena_events`` finds them, parsed (once)."""
     if record is not None:
-        events: list[Event] = json.loads(zlib.decompress(record))
+        events: list[Any] = json.loads(zlib.decompress(record))
         return events
     if replay is None:
         return None
@@ -775,14 +775,12 @@ class Store:
 
     def record(self, key: str) -> tuple[list[StoredEvent], str | None]:
         """A game's events as stored (``arena.model.stored_events``) and the
-        digest of the actions offered (None for a record that still holds
-        them, where an older arena's replay does); arena.games.events'
-        full_events makes it whole."""
+        digest of the actions offered (None for a game stored without
+        events); arena.games.events' full_events makes it whole."""
         row = self.db.execute("SELECT record, replay, offered FROM games WHERE key = ?", [key]).fetchone()
         if row is None:
             raise StoreError(f"no game with key {key!r}")
-        events: list[StoredEvent] = json.loads(arena_events(row[0], row[1]) or "[]")
-        return events, row[2]
+        return _events(row[0], row[1]) or [], row[2]
 
     def luck(self, key: str) -> dict[str, Any] | None:
         """The luck of a game's dice as stored with it (``_luck_v12``), or None."""

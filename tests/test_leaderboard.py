@@ -211,7 +211,8 @@ def entries(site: Site) -> dict[str, dict]:
         if chunk not in chunks:
             chunks[chunk] = loaded(site.out / paths.replay_chunk_path(chunk), f"ArenaReplays.add({chunk}, ")
         entry = chunks[chunk][str(n)]
-        found[key] = {"game": entry["game"], "players": entry["players"], **replays.decoded(entry["payload"])}
+        shown = json.loads(replays.decoded_text(entry["payload"]))
+        found[key] = {"game": entry["game"], "players": entry["players"], **shown}
     return found
 
 
@@ -517,7 +518,7 @@ def test_the_games_list_and_the_replays_are_what_the_schema_says(site):
     validator("replayChunk").validate(chunk)
     kinds = set()
     for entry in list(chunk.values())[:20]:
-        shown = replays.decoded(entry["payload"])
+        shown = json.loads(replays.decoded_text(entry["payload"]))
         validator("gamePayload").validate(shown)
         kind = "replay" if get_spec(entry["game"]).engine_js is None else "recordReplay"
         validator(kind).validate(shown["replay"])

@@ -101,7 +101,7 @@ def test_the_site_shows_each_games_luck_and_the_luck_each_bot_received(played):
         for key, number in numbers(root / "arena.db").items():
             chunk = paths.replay_chunk(number)
             games = loaded(root / "leaderboard" / paths.replay_chunk_path(chunk), f"ArenaReplays.add({chunk}, ")
-            assert replays.decoded(games[str(number)]["payload"])["luck"] == store.luck(key)
+            assert json.loads(replays.decoded_text(games[str(number)]["payload"]))["luck"] == store.luck(key)
         bots = store.bots()
     for row in rows:
         if row["luck"] is None:
@@ -134,8 +134,8 @@ def test_a_replay_chunk_holds_the_stored_luck_as_parsing_and_writing_it_again_wo
         conn.commit()
     with Store(db) as store:
         texts = [store.replay_luck(key) for key in keys]
-        shown = [replays.decoded(pages.chunked_game(store.game(key), [], {}, None, {}, text)["payload"])["luck"]
-                 for key, text in zip(keys, texts)]
+        shown = [json.loads(replays.decoded_text(pages.chunked_game(store.game(key), [], "{}", None, {}, text)
+                                                  ["payload"]))["luck"] for key, text in zip(keys, texts)]
         parsed = [luck if (luck := store.luck(key)) and "totals" in luck else None for key in keys]
     assert [text is None for text in texts] == [False] * 3 + [True] + [False] * (len(keys) - 4)
     assert shown == parsed

@@ -80,7 +80,8 @@ def test_a_tournament_plays_pig_from_its_own_distribution_and_the_site_shows_it(
     assert len(games) == len(rows) and {game["game"] for game in games.values()} == {"pig"}
     # pig brings no replay engine for the page: its replays carry every state and step's words, made in Python.
     assert (site / "data" / "engine-pig.js").read_text().startswith("/* pig brings no replay engine")
-    assert all({"patches", "words"} <= replays.decoded(game["payload"])["replay"].keys() for game in games.values())
+    assert all({"patches", "words"} <= json.loads(replays.decoded_text(game["payload"]))["replay"].keys()
+               for game in games.values())
     assert all((site / "data" / f"{kind}-pig.{ext}").is_file() for kind, ext in (("board", "js"), ("drawing", "css")))
 
 

@@ -52,7 +52,7 @@ def record_replay(options: dict[str, Any], events: list[StoredEvent], digest: st
     ``{"options": {...}, "record": [...], "offered": digest, "timeout_ms":
     ..., "answer_ms": [...]}`` (schema.json, ``$defs/recordReplay``): the
     events as stored, each decision without its action (the page takes it
-    among the actions the engine offers: a third of the bytes), from which
+    among the actions the engine offers: a third of the record's bytes), from which
     static/replay.js makes every state, offered action and step's words
     with the game's engine.js, checking the offered actions' digest."""
     shown = [{"kind": "decision", "seat": event["seat"], "chosen": event["chosen"]} if event["kind"] == "decision"
@@ -117,9 +117,9 @@ def encoded_text(text: str) -> str:
     return base64.b64encode(zlib.compress(text.encode(), 6)).decode("ascii")
 
 
-def decoded(payload: str) -> Any:
-    """The JSON a payload (``encoded``) holds."""
-    return json.loads(zlib.decompress(base64.b64decode(payload)))
+def decoded_text(payload: str) -> str:
+    """The JSON text a payload (``encoded``) holds."""
+    return zlib.decompress(base64.b64decode(payload)).decode()
 
 
 def stored_words(words: StepWords, event: Event) -> StepWords:

@@ -256,7 +256,7 @@
   }
 
   engines.TextView = TextView;
-  engines.util = {compact: compact, canonical: canonical, offeredDigest: offeredDigest, effectsLine: effectsLine,
+  engines.util = {compact: compact, offeredDigest: offeredDigest, effectsLine: effectsLine,
                   MARKS: MARKS, CHANCE: CHANCE, pyEqual: pyEqual, pyItem: pyItem, perBoard: perBoard,
                   checkOffered: checkOffered, applyEvent: applyEvent};
 })(typeof window !== "undefined" ? window : globalThis);

@@ -519,13 +519,14 @@ def _chunked_game(store: Store, game: StoredGame, logs: list[dict[str, Any] | No
     events, digest = store.record(game.key)
     problem = None
     if game.game in GAMES and get_spec(game.game).engine_js is not None:
-        replay = replays.record_replay(game.options, events, digest, store.decision_times(game.key))
+        replay = json.dumps(replays.record_replay(game.options, events, digest, store.decision_times(game.key)),
+                            separators=(",", ":"))
     else:
         stored = store.replay(game.key, replays.REPLAY_FORMAT)
         if stored is None:
             stored, _, problem = replays.replay_payload(game.game, game.seats, game.options, events,
                                                         store.decision_times(game.key), digest)
-        replay = replays.decoded(stored)
+        replay = replays.decoded_text(stored)  # JSON text, not parsed and written again
     return pages.chunked_game(game, logs, replay, problem, bots, store.replay_luck(game.key))
 
 

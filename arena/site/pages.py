@@ -319,14 +319,14 @@ def board_data() -> Iterator[tuple[str, str]]:
 # ------------------------------------------------------------------ a game
 
 
-def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], replay: dict[str, Any], problem: str | None,
+def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], replay: str, problem: str | None,
                  bots: dict[str, list[Any]], luck: str | None = None) -> dict[str, Any]:
     """A game as its replay chunk holds it (schema.json, ``$defs/chunkedGame``):
     its game and seats, and, in one payload (zlib and base64,
     ``$defs/gamePayload``), its header rendered (templates/game.html), its
     replay (arena.games.replays: the record, or the states and words made
-    in Python), why the replay stops early if it does, and the luck of its
-    dice. Who won, drew or lost is arena.results' verdict
+    in Python; JSON text), why the replay stops early if it does, and the
+    luck of its dice. Who won, drew or lost is arena.results' verdict
     on the placements: a shared first place is a draw between those sharing
     it. ``logs`` are the seats' stderr logs (arena.site.data.StderrLogs.seat_logs):
     a forfeiting seat's last lines are shown beside its forfeit. ``luck`` is
@@ -346,10 +346,11 @@ def chunked_game(game: StoredGame, logs: list[dict[str, Any] | None], replay: di
     # A first place shared by some seats and not all: name those who share it.
     shared = [s for s in seats if s["drew"]] if any(not s["drew"] for s in seats) else []
     head = render("game.html", "", game=game, seats=seats, shared=shared, when=format_time(game.finished_at))
-    shown = json.dumps({"head": head, "problem": problem, "replay": replay}, separators=(",", ":"))
-    # The luck as the store holds it (Store.replay_luck), JSON text not parsed and written again.
+    shown = json.dumps({"head": head, "problem": problem}, separators=(",", ":"))
+    # The replay and the luck are JSON text already (the luck as the store holds it, Store.replay_luck):
+    # not parsed and written again.
     return {"game": game.game, "players": game.players,
-            "payload": replays.encoded_text(f'{shown[:-1]},"luck":{luck or "null"}}}')}
+            "payload": replays.encoded_text(f'{shown[:-1]},"replay":{replay},"luck":{luck or "null"}}}')}
 
 
 def replay_chunk(chunk: int, games: dict[int, dict[str, Any]]) -> str:

@@ -16,11 +16,15 @@
     return match ? parseInt(match[1], 10) : null;
   }
 
-  function fail(message) {
+  function note(message) {
     const p = document.createElement("p");
     p.className = "problem";
     p.textContent = message;
     root.appendChild(p);
+  }
+
+  function fail(message) {
+    note(message);
     root.setAttribute("data-ready", "error");
   }
 
@@ -75,12 +79,7 @@
     const board = document.getElementById("board");
     board.classList.add("board-" + entry.game);
     board.setAttribute("aria-label", "the " + entry.game + " board");
-    if (shown.problem) {
-      const p = document.createElement("p");
-      p.className = "problem";
-      p.textContent = shown.problem;
-      root.appendChild(p);
-    }
+    if (shown.problem) note(shown.problem);
     document.getElementById("replay-data").textContent = JSON.stringify(shown.replay);
     const scripts = ["data/board-" + entry.game + ".js", "static/boards/common.js", "static/boards/generic.js",
                      "data/drawing-" + entry.game + ".js", "static/boards/offers.js", "data/text-view.js",
