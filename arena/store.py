@@ -378,9 +378,23 @@ def _stored_records_v17(db: sqlite_utils.Database) -> None:
         last = rows[-1][0]
 
 
+def _compressed_luck_v18(db: sqlite_utils.Database) -> None:
+    """Issue 29, at most 4 KB a game: the luck of every roll (``games.luck``,
+    about a kilobyte of JSON text a game) is zlib-compressed like ``record``
+    (``arena_json(luck)``: a third of it). Store._migrate gives the pages
+    back (VACUUM)."""
+    last = 0
+    while rows := db.execute("SELECT rowid, luck FROM games WHERE rowid > ? AND luck IS NOT NULL "
+                             "ORDER BY rowid LIMIT 2000", [last]).fetchall():
+        db.conn.executemany("UPDATE games SET luck = ? WHERE rowid = ?",
+                            [(zlib.compress(text.encode()), rowid) for rowid, text in rows])
+        last = rows[-1][0]
+
+
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
               _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10, _queryable_v11, _luck_v12,
-              _rating_state_v13, _compact_v14, _game_changes_v15, _found_at_once_v16, _stored_records_v17]
+              _rating_state_v13, _compact_v14, _game_changes_v15, _found_at_once_v16, _stored_records_v17,
+              _compressed_luck_v18]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # A replay (arena.games.replays) is a JSON object whose first member is the
@@ -399,11 +413,19 @@ def game_blobs(events: list[Event], replay: str | None, times: DecisionTimes) ->
     """The stored columns of a game's record: ``record`` (the events as
     stored), ``offered`` (the digest of the actions offered), ``replay``
     (as stored: the payload's bytes, for a game the site's pages cannot
-    replay themselves) and ``decision_times``."""
+    replay themselves) and ``decision_times`` (to a tenth of a
+    millisecond, as the replays show them: finer figures are the
+    scheduler's noise, and took twice the bytes)."""
     stored, digest = stored_events(events)
     return {"record": _compressed(stored), "offered": digest,
             "replay": None if replay is None else base64.b64decode(replay),
-            "decision_times": zlib.compress(json.dumps([round(seconds, 6) for seconds in times.seconds]).encode())}
+            "decision_times": _compressed([round(seconds, 4) for seconds in times.seconds])}
+
+
+def luck_blob(luck: Mapping[str, Any]) -> bytes:
+    """A game's luck (``arena.luck.measure.stored_luck``) as ``games.luck``
+    stores it (``_compressed_luck_v18``)."""
+    return _compressed(luck)
 
 
 def _compressed(value: Any) -> bytes:
@@ -412,7 +434,7 @@ def _compressed(value: Any) -> bytes:
 
 def arena_json(blob: bytes | None) -> str | None:
     """The JSON text of a zlib-compressed column (``games.record``,
-    ``games.replay``, ``games.decision_times``), for SQL:
+    ``games.replay``, ``games.decision_times``, ``games.luck``), for SQL:
     ``arena_json(record)``. NULL for NULL."""
     return None if blob is None else zlib.decompress(blob).decode()
 
@@ -558,7 +580,7 @@ class Store:
                 migration(self.db)
             _keep_state_triggers(self.db)
             self.db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
-        if 0 < version <= MIGRATIONS.index(_stored_records_v17):
+        if 0 < version <= MIGRATIONS.index(_compressed_luck_v18):
             # Give the disk back the pages compacting freed (outside any
             # transaction, as VACUUM must be: seconds per 100,000 games).
             self.db.execute("VACUUM")
@@ -662,9 +684,8 @@ class Store:
         with self.db.conn:
             self.db.execute("BEGIN IMMEDIATE")
             for key, luck in measured.items():
-                text = json.dumps(luck, separators=(",", ":"))
                 if self.db.execute("UPDATE games SET luck = ? WHERE key = ? AND luck IS NULL",
-                                   [text, key]).rowcount:
+                                   [luck_blob(luck), key]).rowcount:
                     for seat, total in enumerate(luck.get("totals") or ()):
                         self.db.execute("UPDATE results SET luck = ? WHERE game_key = ? AND seat = ?",
                                         [total, key, seat])
@@ -787,18 +808,19 @@ class Store:
         row = self.db.execute("SELECT luck FROM games WHERE key = ?", [key]).fetchone()
         if row is None:
             raise StoreError(f"no game with key {key!r}")
-        return None if row[0] is None else dict(json.loads(row[0]))
+        return None if row[0] is None else dict(json.loads(zlib.decompress(row[0])))
 
     def replay_luck(self, key: str) -> str | None:
         """The luck of a game's dice as its replay draws it: the stored luck
         as JSON text (compact, as ``json.dumps`` with ``separators=(",", ":")``
         and ``ensure_ascii=False`` writes it) where it holds totals (where it
         was measured), else None. Luck as ``add_luck`` stores it is that text
-        already (SQLite checks that it is valid and compact, this that it has
-        no escape): it is not parsed and written again, which a million
+        compressed (SQLite checks that it is valid and compact, this that it
+        has no escape): it is not parsed and written again, which a million
         games' rolls take minutes for."""
         row = self.db.execute("SELECT luck, CASE WHEN json_valid(luck) THEN json_type(luck, '$.totals') IS NOT NULL "
-                              "AND json(luck) = luck END FROM games WHERE key = ?", [key]).fetchone()
+                              "AND json(luck) = luck END FROM (SELECT arena_json(luck) AS luck FROM games "
+                              "WHERE key = ?)", [key]).fetchone()
         if row is None:
             raise StoreError(f"no game with key {key!r}")
         text, compact_with_totals = row
@@ -890,7 +912,7 @@ _STORED_COLUMNS = ("key", "game", "round", "job_order", "seed", "seats", "option
                    "termination", "forfeits", "scores", "decisions", "duration", "logs", "finished_at", "plan",
                    "luck")
 # The luck totals only, not every roll's (SQLite reads them out of the JSON).
-_STORED_SELECT = ", ".join(_STORED_COLUMNS[:-1]) + ", json_extract(luck, '$.totals')"
+_STORED_SELECT = ", ".join(_STORED_COLUMNS[:-1]) + ", json_extract(arena_json(luck), '$.totals')"
 
 
 class RatingsWriter:

@@ -72,7 +72,7 @@ from arena.games.playout import random_playout  # noqa: E402
 from arena.games.replays import with_replay  # noqa: E402
 from arena.luck.measure import stored_luck  # noqa: E402
 from arena.model import BotSpec, DecisionTimes, Forfeit, GameRecord, Job, Termination  # noqa: E402
-from arena.store import Store, game_blobs  # noqa: E402
+from arena.store import Store, game_blobs, luck_blob  # noqa: E402
 
 FORFEIT_RATE = 0.02
 SOLO_RATE = 0.03
@@ -186,7 +186,7 @@ def _rows(total: int, bots: list[BotSpec], pool: dict[tuple[str, int], list[Dist
                None if made.scores is None else json.dumps(list(made.scores)), made.decisions, 0.1,
                json.dumps([None] * players), now + number * 0.01, 1.0, made.blobs["record"], made.blobs["offered"],
                made.blobs["replay"], made.replay_format, made.blobs["decision_times"],
-               None if made.luck is None else json.dumps(made.luck, separators=(",", ":"))), [
+               None if made.luck is None else luck_blob(made.luck)), [
             (key, seat, bot_id, name, players, points[seat], made.placements[seat], forfeited.get(seat), totals[seat])
             for seat, bot_id in enumerate(seats)]
 
@@ -296,13 +296,13 @@ def where_the_bytes_go(db: Path, games: int) -> None:
     with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
         parts = conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC").fetchall()
         columns = conn.execute("SELECT total(length(record)), total(length(replay)), total(length(decision_times)), "
-                               "count(record) FROM games").fetchone()
+                               "total(length(luck)), count(record) FROM games").fetchone()
         free = conn.execute("PRAGMA freelist_count").fetchone()[0] * conn.execute("PRAGMA page_size").fetchone()[0]
     print("  where the bytes go (per game): " + ", ".join(f"{name} {used / games:,.0f}" for name, used in parts
                                                           if used / games >= 1)
           + (f", free pages {free / games:,.0f}" if free else ""))
-    print(f"  in games: record {columns[0] / games:,.0f} ({columns[3]} records kept), "
-          f"replay {columns[1] / games:,.0f}, decision_times {columns[2] / games:,.0f}")
+    print(f"  in games: record {columns[0] / games:,.0f} ({columns[4]} records kept), "
+          f"replay {columns[1] / games:,.0f}, decision_times {columns[2] / games:,.0f}, luck {columns[3] / games:,.0f}")
 
 
 def main() -> None:

@@ -232,13 +232,22 @@ def undo_schema_16(conn: sqlite3.Connection) -> None:
 def undo_schema_17(conn: sqlite3.Connection) -> None:
     """What schema 17 (arena.store._stored_records_v17) changes, undone:
     every record whole (each decision's offered actions made again by the
-    engine), and no digest of them."""
+    engine), and no digest of them; and what 18 changes."""
+    undo_schema_18(conn)
     rows = conn.execute("SELECT key, game, players, options, record, offered FROM games").fetchall()
     for key, game, players, options, record, digest in rows:
         events = full_events(GAMES[game], players, json.loads(options), json.loads(zlib.decompress(record)), digest)
         conn.execute("UPDATE games SET record = ? WHERE key = ?",
                      [zlib.compress(json.dumps(events, separators=(",", ":")).encode()), key])
     conn.execute("ALTER TABLE games DROP COLUMN offered")
+
+
+def undo_schema_18(conn: sqlite3.Connection) -> None:
+    """What schema 18 (arena.store._compressed_luck_v18) changes, undone:
+    the luck stored as JSON text."""
+    conn.executemany("UPDATE games SET luck = ? WHERE rowid = ?",
+                     [(arena_json(luck), rowid) for rowid, luck in
+                      conn.execute("SELECT rowid, luck FROM games WHERE luck IS NOT NULL").fetchall()])
 
 
 def undo_schema_11(conn: sqlite3.Connection) -> None:

@@ -13,6 +13,7 @@ import re
 import shutil
 import sqlite3
 import statistics
+import zlib
 from contextlib import closing
 
 import pytest
@@ -48,7 +49,8 @@ def test_a_tournament_stores_each_games_luck_as_measured_from_its_record(played)
     root, run = played
     with closing(sqlite3.connect(root / "arena.db")) as db:
         register_functions(db)
-        games = db.execute("SELECT key, game, players, seed, arena_events(record, replay), luck FROM games").fetchall()
+        games = db.execute("SELECT key, game, players, seed, arena_events(record, replay), arena_json(luck) "
+                           "FROM games").fetchall()
         assert len(games) == 8
         for key, name, players, seed, record, stored in games:
             events = json.loads(record)
@@ -130,7 +132,7 @@ def test_a_replay_chunk_holds_the_stored_luck_as_parsing_and_writing_it_again_wo
     with closing(sqlite3.connect(db)) as conn:
         keys = [key for (key,) in conn.execute("SELECT key FROM games ORDER BY rowid")]
         for key, text in zip(keys, by_hand.values()):
-            conn.execute("UPDATE games SET luck = ? WHERE key = ?", [text, key])
+            conn.execute("UPDATE games SET luck = ? WHERE key = ?", [zlib.compress(text.encode()), key])
         conn.commit()
     with Store(db) as store:
         texts = [store.replay_luck(key) for key in keys]

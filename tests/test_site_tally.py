@@ -32,7 +32,7 @@ from arena import ratings_cache
 from arena.model import BotSpec
 from arena.site import builder
 from arena.stats import units
-from arena.store import Store
+from arena.store import Store, register_functions
 
 GONE_ON = "{} new games counted onto the saved tally"
 
@@ -237,8 +237,9 @@ def test_a_game_whose_luck_is_measured_late_is_counted_with_it(copy, tmp_path, c
     tables and in its replay chunk, as a build from every game has it."""
     caplog.set_level(logging.INFO, logger="arena.site.builder")
     with closing(sqlite3.connect(copy.db)) as conn:
-        key, luck = conn.execute("SELECT key, luck FROM games WHERE players = 2 AND luck LIKE '%totals%' "
-                                 "LIMIT 1").fetchone()
+        register_functions(conn)
+        key, luck = conn.execute("SELECT key, arena_json(luck) FROM games WHERE players = 2 "
+                                 "AND arena_json(luck) LIKE '%totals%' LIMIT 1").fetchone()
     _sql(copy, f"UPDATE games SET luck = NULL WHERE key = '{key}'", f"UPDATE results SET luck = NULL "
                                                                     f"WHERE game_key = '{key}'")
     with Store(copy.db) as store:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import sqlite_utils
-from support import undo_schema_11, undo_schema_12, undo_schema_17, whole_events, without_browser_engine
+from support import undo_schema_11, undo_schema_12, undo_schema_17, undo_schema_18, whole_events, without_browser_engine
 
 from arena import ratings_cache
 from arena.errors import StoreError
@@ -98,14 +98,14 @@ def test_a_referee_failure_is_stored_once_without_a_result_and_counted_nowhere(t
         assert store.db.execute("SELECT count(*) FROM results WHERE game_key = 'lost'").fetchone()[0] == 0
 
 
-def test_decision_times_are_stored_beside_the_events(tmp_path):
+def test_decision_times_are_stored_beside_the_events_to_a_tenth_of_a_millisecond(tmp_path):
     record = played("k1", 4)
     decisions = sum(1 for event in record.events if event["kind"] == "decision")
-    record.times = DecisionTimes(0.5, tuple(0.001 * n for n in range(decisions)))
+    record.times = DecisionTimes(0.5, tuple(0.001 * n + 0.0000321 for n in range(decisions)))
     with Store(tmp_path / "r.db", writer=True) as store:
         store.add_bots(SPECS)
         store.add_game(record)
-        assert store.decision_times("k1") == record.times
+        assert store.decision_times("k1") == DecisionTimes(0.5, tuple(round(0.001 * n, 4) for n in range(decisions)))
         assert whole_events(store, "k1") == record.events
 
 
@@ -292,12 +292,12 @@ def test_sqlite_utils_reads_the_moves_through_arenas_plugin(tmp_path):
 
 
 def _detour_played(key: str, seed: int, order: int) -> GameRecord:
-    """A game with decisions, timed as the referee times them."""
+    """A game with decisions, timed as the store keeps times (to 0.1 ms)."""
     final, events = random_playout(get_game("detour"), 2, seed)
     outcome = final.outcome()
     job = Job(key, "detour", tuple(s.bot_id for s in SPECS), seed, 0, order)
     decisions = sum(1 for event in events if event["kind"] == "decision")
-    times = DecisionTimes(0.5, tuple(round(0.000123 * (n % 7 + 1), 6) for n in range(decisions)))
+    times = DecisionTimes(0.5, tuple(round(0.00123 * (n % 7 + 1), 4) for n in range(decisions)))
     return GameRecord(job, events, outcome.placements, Termination.NORMAL, scores=outcome.scores, times=times)
 
 
@@ -404,3 +404,32 @@ def test_a_database_of_schema_16_keeps_its_records_without_the_offered_actions(t
             for record in sorted(records[:3], key=lambda record: record.job.key)
             for event in record.events if event["kind"] == "decision"]
         assert {offered for *_, offered in moves} == {None}
+
+
+def test_a_database_of_schema_17_stores_its_luck_compressed(tmp_path):
+    """Issue 29: schema 18 stores the luck of every roll zlib-compressed (a
+    third of its JSON text). A file as arena 17 wrote it (luck measured,
+    luck that cannot be, luck not measured yet) upgrades in place, and every
+    game's luck reads back equal, in Python and in SQL."""
+    db = tmp_path / "r.db"
+    records = [played(f"g{n}", 4 + n, n) for n in range(3)]
+    _store_and_rate(db, records)
+    broken = [*records[1].events[:3], {"kind": "decision", "seat": 0, "offered": [{}], "chosen": 5}]
+    with Store(db, writer=True) as store:
+        store.add_luck({"g0": stored_luck("slyyde", 2, {}, records[0].events, 4),
+                        "g1": stored_luck("slyyde", 2, {}, broken, 5)})
+        before = {key: (store.luck(key), store.replay_luck(key)) for key in ("g0", "g1", "g2")}
+    with closing(sqlite3.connect(db)) as conn:
+        undo_schema_18(conn)
+        conn.execute("UPDATE meta SET value = '17' WHERE key = 'schema_version'")
+        conn.commit()
+        assert [type(luck) for (luck,) in conn.execute("SELECT luck FROM games ORDER BY key")] == [str, str, type(None)]
+        text = conn.execute("SELECT luck FROM games WHERE key = 'g0'").fetchone()[0]
+    with Store(db, writer=True) as store:
+        assert {key: (store.luck(key), store.replay_luck(key)) for key in ("g0", "g1", "g2")} == before
+        assert before["g0"][1] == text and before["g1"][1] is None and before["g2"] == (None, None)
+        assert [game.luck for game in store.games()] == [tuple(before["g0"][0]["totals"]), None, None]
+        stored, length = store.db.execute("SELECT arena_json(luck), length(luck) FROM games "
+                                          "WHERE key = 'g0'").fetchone()
+        assert stored == text and length < len(text) / 2
+        assert store.unmeasured_luck() == ["g2"]
