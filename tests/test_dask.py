@@ -239,11 +239,11 @@ def bots_under(root: int) -> dict[int, list[str]]:
 
 
 def stop_a_worker_in_a_match(client, cluster: Cluster, names: dict[str, str]) -> tuple[int, dict, list[str]]:
-    """Stop (SIGSTOP to its process group) a worker in the middle of a
-    part of a match, once the other worker plays matches too (so it has
-    started the bots: arena sends parts only to such workers). Returns the
-    worker's number, its bots (pid: command line) and the keys it was
-    processing.
+    """Stop (SIGSTOP to its process group) one of the cluster's first
+    workers in the middle of a part of a match, once the others play
+    matches too (so they have started the bots: arena sends parts only to
+    such workers). Returns the worker's number, its bots (pid: command
+    line) and the keys it was processing.
 
     A part closes its bots before it returns, so bots still alive under a
     stopped worker (past its check that starts each bot once, a task of
@@ -271,7 +271,7 @@ def stop_a_worker_in_a_match(client, cluster: Cluster, names: dict[str, str]) ->
             os.killpg(process.pid, signal.SIGCONT)
         return None
 
-    return wait_for(stopped_in_a_match, 120, "a worker with a match's bots, the other playing matches too")
+    return wait_for(stopped_in_a_match, 120, "a worker with a match's bots, the others playing matches too")
 
 
 # -- a real dask scheduler and real dask workers ------------------------------------
@@ -697,12 +697,7 @@ def test_only_usable_workers_count_and_a_part_with_none_left_waits_for_one(bots,
             run = start_arena(*TOURNAMENT, "--rounds", "1", "--bots", str(bots), "--executor", "dask",
                               "--scheduler", cluster.address, "--worker-timeout", "3", cwd=tmp_path)
             try:
-                def playing_a_match() -> bool:
-                    keys = client.processing(workers=[names["w0"]])[names["w0"]]
-                    return bool(bots_under(cluster.workers[0].pid)) and any(
-                        str(key).startswith("arena-match-") for key in keys)
-
-                wait_for(playing_a_match, 120, "a match's bots on the good worker")
+                stop_a_worker_in_a_match(client, cluster, names)  # w0, the cluster's only first worker
                 os.killpg(cluster.workers[0].pid, signal.SIGKILL)
             finally:
                 _, err = finish(run, timeout=180)
