@@ -265,6 +265,19 @@ class Forfeit:
 
 
 @dataclass(frozen=True)
+class RecordTexts:
+    """A game's record as JSON text (``Store.record_texts``): its events as
+    stored, each decision without its action, the digest of the actions
+    offered, the move timeout (None where not recorded) and the seconds
+    each decision took (a JSON list)."""
+
+    events: str
+    offered: str | None
+    move_timeout: float | None
+    decision_times: str
+
+
+@dataclass(frozen=True)
 class DecisionTimes:
     """How long each decision of a game took to answer, in seconds, in the
     order of the game's decision events, and the time each seat was given

@@ -39,6 +39,7 @@ from arena.model import (
     Event,
     Forfeit,
     GameRecord,
+    RecordTexts,
     StoredEvent,
     StoredGame,
     Termination,
@@ -802,6 +803,22 @@ class Store:
         if row is None:
             raise StoreError(f"no game with key {key!r}")
         return _events(row[0], row[1]) or [], row[2]
+
+    def record_texts(self, key: str) -> RecordTexts:
+        """A game's record and decision times as JSON text: what a replay the
+        page makes from the record holds (``arena.games.replays.record_replay``),
+        the decision times as stored and the events each decision without
+        its action (the page takes it among the engine's offered actions),
+        made by SQLite's JSON functions, not parsed and written again in
+        Python (twice the time: minutes for a million games). The events
+        come in the order of the record, as SQLite's one scan of it gives
+        them; the page would show a problem where they did not replay."""
+        row = self.db.execute("SELECT (SELECT json_group_array(json_remove(value, '$.action')) "
+                              "FROM json_each(arena_events(record, replay))), offered, move_timeout, "
+                              "arena_json(decision_times) FROM games WHERE key = ?", [key]).fetchone()
+        if row is None:
+            raise StoreError(f"no game with key {key!r}")
+        return RecordTexts(row[0], row[1], row[2], row[3] or "[]")
 
     def luck(self, key: str) -> dict[str, Any] | None:
         """The luck of a game's dice as stored with it (``_luck_v12``), or None."""

@@ -424,8 +424,9 @@ def test_the_name_a_bot_says_hello_with_is_stored_logged_and_shown_escaped(site)
 def test_every_game_has_a_replay_that_is_the_engines(site):
     """Every bundled game brings a replay engine for the page: its replay is
     its record as stored (each decision without its action, which the page
-    takes among the engine's offered actions), its options and the digest
-    of its offered actions, which the engine makes again exactly. (A game
+    takes among the engine's offered actions), its options, the digest of
+    its offered actions, which the engine makes again exactly, and the
+    decision times as stored. (A game
     without such an engine gets its states and words made in Python:
     tests/test_plugin_game.py, and the record that does not replay below.)"""
     games, bots = stored(site.db)
@@ -439,9 +440,11 @@ def test_every_game_has_a_replay_that_is_the_engines(site):
         for game in games:
             replayed = shown[game.key]["replay"]
             record, digest = store.record(game.key)
+            times = store.decision_times(game.key)
             without_actions = [{key: value for key, value in event.items() if key != "action"} for event in record]
             assert (replayed["record"], replayed["offered"], replayed["options"]) == \
                 (without_actions, digest, game.options)
+            assert (replayed["answer_s"], replayed["timeout_ms"]) == (list(times.seconds), times.move_timeout * 1000)
             whole_events(store, game.key)  # the engine offers again what the digest says
 
 

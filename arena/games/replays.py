@@ -22,7 +22,7 @@ from arena.games import GAMES, get_spec
 from arena.games.base import IllegalAction, InvalidOptions
 from arena.games.events import check_offered, replayed
 from arena.games.text_view import StepWords, effects_line
-from arena.model import DecisionTimes, Event, GameRecord, StoredEvent, bot_name
+from arena.model import DecisionTimes, Event, GameRecord, RecordTexts, StoredEvent, bot_name
 
 # Bump when the replay data change shape (a change of the page's template
 # alone rewrites every page by itself: the builder hashes the templates), so
@@ -46,18 +46,19 @@ def with_replay(record: GameRecord) -> GameRecord:
     return record if problem else dataclasses.replace(record, replay=payload, replay_format=REPLAY_FORMAT)
 
 
-def record_replay(options: dict[str, Any], events: list[StoredEvent], digest: str | None,
-                  times: DecisionTimes) -> dict[str, Any]:
-    """The replay of a game that brings a replay engine for the browser:
-    ``{"options": {...}, "record": [...], "offered": digest, "timeout_ms":
-    ..., "answer_ms": [...]}`` (schema.json, ``$defs/recordReplay``): the
-    events as stored, each decision without its action (the page takes it
-    among the actions the engine offers: a third of the record's bytes), from which
-    static/replay.js makes every state, offered action and step's words
-    with the game's engine.js, checking the offered actions' digest."""
-    shown = [{"kind": "decision", "seat": event["seat"], "chosen": event["chosen"]} if event["kind"] == "decision"
-             else event for event in events]
-    return {"options": options, "record": shown, "offered": digest, **_times(events, times)}
+def record_replay(options: dict[str, Any], texts: RecordTexts) -> str:
+    """The replay of a game that brings a replay engine for the browser, as
+    JSON text: ``{"options": {...}, "offered": digest, "timeout_ms": ...,
+    "record": [...], "answer_s": [...]}`` (schema.json,
+    ``$defs/recordReplay``): the events, each decision without its action
+    (the page takes it among the engine's offered actions: a third of the
+    record's bytes), and the decision times as the store holds them
+    (``Store.record_texts``: text, not parsed and written again), from which
+    static/replay.js makes every state, offered action and step's words with
+    the game's engine.js, checking the offered actions' digest."""
+    head = json.dumps({"options": options, "offered": texts.offered, "timeout_ms": _timeout_ms(texts.move_timeout)},
+                      separators=(",", ":"))
+    return f'{head[:-1]},"record":{texts.events},"answer_s":{texts.decision_times}}}'
 
 
 def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any],
@@ -103,8 +104,12 @@ def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any],
 def _times(events: Sequence[Event | StoredEvent], times: DecisionTimes) -> dict[str, Any]:
     """What a replay shows of the time limit and of each decision's answer time."""
     decisions = sum(1 for event in events if event["kind"] == "decision")
-    return {"timeout_ms": None if times.move_timeout is None else int(times.move_timeout * 1000),
+    return {"timeout_ms": _timeout_ms(times.move_timeout),
             "answer_ms": [round(seconds * 1000, 1) for seconds in times.seconds[:decisions]]}
+
+
+def _timeout_ms(move_timeout: float | None) -> int | None:
+    return None if move_timeout is None else int(move_timeout * 1000)
 
 
 def encoded(data: dict[str, Any]) -> str:

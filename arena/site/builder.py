@@ -55,7 +55,7 @@ from arena.stats.standings import Tally
 from arena.store import Store
 
 MANIFEST = "manifest.json"  # what the replay chunks and log pages were made from
-CHUNK_LAYOUT = 2  # changes whenever what a replay chunk holds of a game (pages.chunked_game) does
+CHUNK_LAYOUT = 3  # changes whenever what a replay chunk holds of a game (pages.chunked_game) does
 STATIC = package_path("arena.site", "static")
 TEMPLATES = package_path("arena.site", "templates")
 RATE_ELSEWHERE_FROM = 20_000  # stored games from which a build counting every game rates them in another process
@@ -516,14 +516,13 @@ def _chunked_game(store: Store, game: StoredGame, logs: list[dict[str, Any] | No
     """A game's chunk entry: its record, where the game brings a replay
     engine for the page; else the replay stored with the game, or made here
     from its record where none was stored."""
-    events, digest = store.record(game.key)
     problem = None
     if game.game in GAMES and get_spec(game.game).engine_js is not None:
-        replay = json.dumps(replays.record_replay(game.options, events, digest, store.decision_times(game.key)),
-                            separators=(",", ":"))
+        replay = replays.record_replay(game.options, store.record_texts(game.key))
     else:
         stored = store.replay(game.key, replays.REPLAY_FORMAT)
         if stored is None:
+            events, digest = store.record(game.key)
             stored, _, problem = replays.replay_payload(game.game, game.seats, game.options, events,
                                                         store.decision_times(game.key), digest)
         replay = replays.decoded_text(stored)  # JSON text, not parsed and written again

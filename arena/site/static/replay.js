@@ -438,7 +438,8 @@
     $("r-total").textContent = states.length - 1;
     view = factory(svg, board, meta);
     offers = ArenaBoards.offers(svg, view);
-    answerMs = data.answer_ms || [];
+    // A replay made from the record holds the seconds as stored, one made in Python milliseconds.
+    answerMs = data.answer_ms || (data.answer_s || []).map(function (seconds) { return seconds * 1000; });
     timeoutMs = data.timeout_ms === undefined ? null : data.timeout_ms;
     let decisions = 0;
     decisionNumber = events.map(function (event) { return event.kind === "decision" ? decisions++ : decisions; });
