@@ -75,9 +75,9 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
             chosen = seating.call(seat_number, seats[seat_number].decide, state, offered, move_timeout)
             if chosen is None:
                 continue  # that seat is out; the state has moved on without it
-            # To the microsecond, as the store keeps it: the replay the worker makes
-            # from the record then equals the one made later from the store.
-            answer_times.append(round(time.monotonic() - asked, 6))
+            # To a tenth of a millisecond, as the store keeps it: the replay the worker
+            # makes from the record then equals the one made later from the store.
+            answer_times.append(round(time.monotonic() - asked, 4))
             event = decision_event(seat_number, offered, chosen)
             state.apply_action(offered[chosen])
         seating.tell(event)
