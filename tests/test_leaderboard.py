@@ -864,7 +864,7 @@ def test_a_replay_leaves_out_only_the_lines_its_effects_say(name):
     joined (text_view.effects_line, which the page's stepLine mirrors): the
     line comes back the same either way, and lines do get left out."""
     _, events = random_playout(GAMES[name], 2, 11)
-    payload, _, problem = replays.replay_payload(name, ("a@1", "b@1"), {}, events, DecisionTimes())
+    payload, problem = replays.replay_payload(name, ("a@1", "b@1"), {}, events, DecisionTimes())
     assert problem is None
     stored_words = json.loads(zlib.decompress(base64.b64decode(payload)))["words"]
     view = get_spec(name).describer(["a", "b"])

@@ -42,7 +42,7 @@ def with_replay(record: GameRecord) -> GameRecord:
     job = record.job
     if job.game not in GAMES or get_spec(job.game).engine_js is not None:
         return record
-    payload, _, problem = replay_payload(job.game, job.seats, job.options, record.events, record.times)
+    payload, problem = replay_payload(job.game, job.seats, job.options, record.events, record.times)
     return record if problem else dataclasses.replace(record, replay=payload, replay_format=REPLAY_FORMAT)
 
 
@@ -63,7 +63,7 @@ def record_replay(options: dict[str, Any], texts: RecordTexts) -> str:
 
 def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any],
                    events: Sequence[Event | StoredEvent], times: DecisionTimes,
-                   digest: str | None = None) -> tuple[str, int, str | None]:
+                   digest: str | None = None) -> tuple[str, str | None]:
     """The replay as the page embeds it: base64 of zlib-compressed JSON
     ``{"events": [...], "patches": [...], "words": [...], "timeout_ms": ...,
     "answer_ms": [...]}`` (schema.json, ``$defs/replay``). The page rebuilds
@@ -72,8 +72,8 @@ def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any],
     ``words`` are each step in the game's words (TextView.step, the line
     left out where it is the effects joined: ``stored_words``), the seats
     named by their bots' names (``seats`` are bot ids).
-    Returns the payload, the number of steps and why the replay stopped
-    early, if it did: a record that no longer replays still gets a page."""
+    Returns the payload and why the replay stopped early, if it did: a
+    record that no longer replays still gets a page."""
     patches: list[Any] = []
     words: list[StepWords] = []
     whole: list[Event] = []
@@ -98,7 +98,7 @@ def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any],
             problem = f"the record does not replay on this engine after step {max(0, len(patches) - 1)}: {exc}"
     shown = whole[:len(words)]
     data = {"events": shown, "patches": patches[:len(shown) + 1], "words": words, **_times(shown, times)}
-    return encoded(data), len(patches), problem
+    return encoded(data), problem
 
 
 def _times(events: Sequence[Event | StoredEvent], times: DecisionTimes) -> dict[str, Any]:

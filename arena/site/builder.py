@@ -523,8 +523,8 @@ def _chunked_game(store: Store, game: StoredGame, logs: list[dict[str, Any] | No
         stored = store.replay(game.key, replays.REPLAY_FORMAT)
         if stored is None:
             events, digest = store.record(game.key)
-            stored, _, problem = replays.replay_payload(game.game, game.seats, game.options, events,
-                                                        store.decision_times(game.key), digest)
+            stored, problem = replays.replay_payload(game.game, game.seats, game.options, events,
+                                                     store.decision_times(game.key), digest)
         replay = replays.decoded_text(stored)  # JSON text, not parsed and written again
     return pages.chunked_game(game, logs, replay, problem, bots, store.replay_luck(game.key))
 
