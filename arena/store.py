@@ -302,15 +302,12 @@ def _compact_v14(db: sqlite_utils.Database) -> None:
     db.execute("DROP VIEW moves")
     db.execute("DROP VIEW events")
     _create_event_views(db, "arena_events(games.record, games.replay)")
-    last = 0
-    while rows := db.execute("SELECT rowid, record, replay, decision_times FROM games WHERE rowid > ? "
-                             "ORDER BY rowid LIMIT 500", [last]).fetchall():
+    for rows in _games_in_batches(db, "record, replay, decision_times"):
         for rowid, record, replay, times in rows:
             events = None if record is None else zlib.decompress(record)
             kept = None if events is not None and replay is not None and _replay_holds(events, replay) else record
             db.execute("UPDATE games SET record = ?, decision_times = ? WHERE rowid = ?",
                        [kept, None if times is None else zlib.compress(times.encode()), rowid])
-        last = rows[-1][0]
 
 
 def _without_rowid(db: sqlite_utils.Database, table: str) -> None:
@@ -368,15 +365,12 @@ def _stored_records_v17(db: sqlite_utils.Database) -> None:
     db.execute("DROP VIEW moves")
     db.execute("DROP VIEW events")
     _create_event_views(db, "arena_events(games.record, games.replay)")
-    last = 0
-    while rows := db.execute("SELECT rowid, record, replay FROM games WHERE rowid > ? ORDER BY rowid LIMIT 500",
-                             [last]).fetchall():
+    for rows in _games_in_batches(db, "record, replay"):
         for rowid, record, replay in rows:
             events = _events(record, replay)
             stored, digest = (None, None) if events is None else stored_events(events)
             db.execute("UPDATE games SET record = ?, offered = ?, replay = NULL, replay_format = NULL WHERE rowid = ?",
                        [None if stored is None else _compressed(stored), digest, rowid])
-        last = rows[-1][0]
 
 
 def _compressed_luck_v18(db: sqlite_utils.Database) -> None:
@@ -384,11 +378,19 @@ def _compressed_luck_v18(db: sqlite_utils.Database) -> None:
     about a kilobyte of JSON text a game) is zlib-compressed like ``record``
     (``arena_json(luck)``: a third of it). Store._migrate gives the pages
     back (VACUUM)."""
-    last = 0
-    while rows := db.execute("SELECT rowid, luck FROM games WHERE rowid > ? AND luck IS NOT NULL "
-                             "ORDER BY rowid LIMIT 2000", [last]).fetchall():
+    for rows in _games_in_batches(db, "luck", "luck IS NOT NULL"):
         db.conn.executemany("UPDATE games SET luck = ? WHERE rowid = ?",
                             [(zlib.compress(text.encode()), rowid) for rowid, text in rows])
+
+
+def _games_in_batches(db: sqlite_utils.Database, columns: str, where: str = "1") -> Iterator[list[Any]]:
+    """The rows of ``games`` (rowid, then ``columns``) that ``where``
+    holds for, in rowid order, 500 at a time: a migration rewrites each
+    batch before the next is read, never holding every game."""
+    last = 0
+    while rows := db.execute(f"SELECT rowid, {columns} FROM games WHERE rowid > ? AND {where} "
+                             "ORDER BY rowid LIMIT 500", [last]).fetchall():
+        yield rows
         last = rows[-1][0]
 
 

@@ -136,9 +136,9 @@ def _distinct(task: tuple[str, int, int]) -> Distinct:
         outcome = final.outcome()
         termination = Termination.NORMAL if outcome.termination is Termination.NORMAL else Termination.TURN_CAP
         record = GameRecord(job, events, outcome.placements, termination, scores=outcome.scores)
-    # Answer times as random bots take (about a millisecond, a long tail).
+    # Answer times as random bots take (about a millisecond, a long tail; stored to 0.1 ms, game_blobs).
     record = dataclasses.replace(record, times=DecisionTimes(1.0, tuple(
-        round(chooser.lognormvariate(-7, 0.7), 6) for _ in range(record.decisions))))
+        chooser.lognormvariate(-7, 0.7) for _ in range(record.decisions))))
     record = with_replay(record)
     luck = stored_luck(name, players, {}, record.events, game_seed) if players > 1 else None
     return Distinct(name, players, game_seed, record.placements, record.termination, record.forfeits,
