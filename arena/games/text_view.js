@@ -29,9 +29,9 @@
 
    ArenaEngines.util holds what the engines share, as arena/games/base.py
    and events.py hold it for the Python engines: applyEvent (one step of
-   the replay), checkOffered (apply_action's check), pyEqual and pyItem
-   (Python's == and list indexing), perBoard (tables derived once per
-   board).
+   the replay), checkOffered (apply_action's check), pyEqual, pyItem and
+   pyMod (Python's ==, list indexing and %), perBoard (tables derived once
+   per board).
 
    ArenaEngines.TextView is arena/games/text_view.py's TextView, the parts a
    step's words need: a game's View overrides describeAction(action, state),
@@ -115,6 +115,11 @@
       throw new Error("no item " + compact(index) + " in " + compact(sequence));
     }
     return sequence[index < 0 ? index + sequence.length : index];
+  }
+
+  /* Python's a % n for n > 0: never negative (JavaScript's % keeps a's sign). */
+  function pyMod(a, n) {
+    return ((a % n) + n) % n;
   }
 
   /* ``derive(board)``, made once per board object: an engine's module
@@ -257,6 +262,6 @@
 
   engines.TextView = TextView;
   engines.util = {compact: compact, offeredDigest: offeredDigest, effectsLine: effectsLine,
-                  MARKS: MARKS, CHANCE: CHANCE, pyEqual: pyEqual, pyItem: pyItem, perBoard: perBoard,
-                  checkOffered: checkOffered, applyEvent: applyEvent};
+                  MARKS: MARKS, CHANCE: CHANCE, pyEqual: pyEqual, pyItem: pyItem, pyMod: pyMod,
+                  perBoard: perBoard, checkOffered: checkOffered, applyEvent: applyEvent};
 })(typeof window !== "undefined" ? window : globalThis);

@@ -13,7 +13,7 @@
 (function () {
   "use strict";
   const TextView = ArenaEngines.TextView;
-  const {compact, pyItem, applyEvent, checkOffered, perBoard} = ArenaEngines.util;
+  const {compact, pyItem, pyMod, applyEvent, checkOffered, perBoard} = ArenaEngines.util;
 
   const TURN_CAP = 2000;   // colour-turns, engine.py's TURN_CAP (the state carries it as turn_cap)
   const SIX = 6;
@@ -26,11 +26,6 @@
   // Quarter turns each way, and a half turn (decision 6); in Python's dict order.
   const TURNS = {cw: 1, ccw: -1, half: 2};
   const CHANCE = -1, TERMINAL = -2;   // arena.games.base: current_player() of a chance step, of a game over
-
-  /* Python's ``a % n`` for n > 0: never negative (JS's % keeps the sign of a). */
-  function mod(a, n) {
-    return ((a % n) + n) % n;
-  }
 
   // ---------------------------------------------------------------- lookup tables
   // engine.py's module constants, read from the board data; cached per board object.
@@ -73,11 +68,11 @@
     const link = t.links[space][port], kind = link[0], a = link[1], b = link[2];
     if (kind === 0) return [a, b];
     const turned = wheels[a];
-    if (kind === 2) return t.rimArrival[a][mod(b + turned, 4)];
-    const end = mod(b - turned, 4);
+    if (kind === 2) return t.rimArrival[a][pyMod(b + turned, 4)];
+    const end = pyMod(b - turned, 4);
     if (t.hubEnds.has(end)) return [t.hubs[a], 1 - end];
     const other = end ^ 1;        // the arc joins track ends 2 and 3
-    return t.rimArrival[a][mod(other + turned, 4)];
+    return t.rimArrival[a][pyMod(other + turned, 4)];
   }
 
   /* The spaces entered by ``count`` steps (the path) and the final exit port. */
@@ -371,7 +366,7 @@
     /* A quarter turn either way or a half turn; a piece in the hub holder
        turns with it (decision 6). */
     turnWheel(wheel, turn) {
-      this.wheels[wheel] = mod(this.wheels[wheel] + TURNS[turn], 4);
+      this.wheels[wheel] = pyMod(this.wheels[wheel] + TURNS[turn], 4);
       const carried = [];
       this.pieces.forEach((place, p) => { if (place[0] === this.t.hubs[wheel]) carried.push(p); });
       this.last.push({cause: "wheel", wheel: wheel, turn: turn, orientation: this.wheels[wheel], carried: carried});

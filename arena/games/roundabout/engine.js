@@ -16,7 +16,7 @@
 (function (global) {
   "use strict";
   const engines = global.ArenaEngines = global.ArenaEngines || {};
-  const {compact, applyEvent, checkOffered, perBoard} = engines.util;
+  const {compact, pyMod, applyEvent, checkOffered, perBoard} = engines.util;
 
   // engine.py's TURN_CAP: turns (one per seat in rotation, decision 14)
   // after which the game is cut short as a draw. Not part of the board data.
@@ -33,11 +33,6 @@
 
   // Phases: "rolloff" and "roll" are chance, "play" and "offer" are decisions.
   const ROLLOFF = "rolloff", ROLL = "roll", PLAY = "play", OFFER = "offer", OVER = "over";
-
-  /* Python's a % n, whose sign is n's: JavaScript's % keeps a's sign. */
-  function pyMod(a, n) {
-    return ((a % n) + n) % n;
-  }
 
   // ------------------------------------------------------------ board tables
   // engine.py's module tables, read from the board data (Game.board) as the
