@@ -553,7 +553,9 @@ def test_a_stopped_worker_is_removed_and_its_games_played_elsewhere(bots, refere
 
 def worker_process(cluster: Cluster, address: str) -> int:
     """The pid of the worker process listening at ``address``: one of the
-    first ones, or one that a nanny started in place of one killed."""
+    first ones, or one that a nanny started in place of one killed. A child
+    it is forking (a bot starting) holds the socket too until it execs, so
+    the one holding it whose parent does not."""
     port = int(address.rsplit(":", 1)[1])
     sockets = set()
     for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
@@ -561,13 +563,16 @@ def worker_process(cluster: Cluster, address: str) -> int:
         if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:  # listening
             sockets.add(f"socket:[{fields[9]}]")
     table = processes()
+    holders = set()
     for pid in {pid for process in cluster.workers for pid in descendants(process.pid, table)}:
         try:
             if any(os.readlink(fd) in sockets for fd in Path(f"/proc/{pid}/fd").iterdir()):
-                return pid
+                holders.add(pid)
         except OSError:
             continue
-    raise AssertionError(f"no worker process of the cluster listens at {address}")
+    listening = [pid for pid in holders if table[pid][0] not in holders]
+    assert len(listening) == 1, f"no single worker process of the cluster listens at {address}: {listening}"
+    return listening[0]
 
 
 def test_a_game_on_which_two_workers_die_is_a_referee_failure(bots, tmp_path):
