@@ -27,6 +27,8 @@ from arena.store import _create_event_views, arena_events, arena_json
 REPO = Path(__file__).resolve().parent.parent
 RANDOM_BOT = REPO / "bots" / "random_bot.py"
 ARENA = [sys.executable, "-m", "arena.cli"]
+# ARENA_LONG_TESTS=1: the long checks (README, "The tests").
+LONG_TESTS = bool(os.environ.get("ARENA_LONG_TESTS"))
 
 
 def stored_game(game: str, seats: list[str], winners: list[int], **fields) -> StoredGame:

@@ -5,10 +5,10 @@ interface's invariants, round-trip through JSON and replay identically."""
 from __future__ import annotations
 
 import json
-import os
 import random
 
 import pytest
+from support import LONG_TESTS
 
 from arena.games import GAMES, SPECS
 from arena.games.base import CHANCE, TERMINAL, IllegalAction, Termination
@@ -19,7 +19,7 @@ from arena.model import stored_events
 
 # Random games per variant that must end and replay: 300 (about 15 s for
 # all of them on one core), 1,000 with ARENA_LONG_TESTS=1.
-GAMES_PER_COUNT = 1000 if os.environ.get("ARENA_LONG_TESTS") else 300
+GAMES_PER_COUNT = 1000 if LONG_TESTS else 300
 CHECKED_STEP_BY_STEP = 20
 GAMES_WITH_RETIREMENTS = 60
 RETIRE_CHANCE = 0.01   # before each event, a random seat still in the game retires

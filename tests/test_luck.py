@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import random
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
+from support import LONG_TESTS
 
 from arena import results
 from arena.games import GAMES, get_game
@@ -77,7 +77,7 @@ def _chunk(arguments: tuple[str, int, int, int]) -> list[tuple[float, float, flo
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("ARENA_LONG_TESTS"),
+@pytest.mark.skipif(not LONG_TESTS,
                     reason="10,000 games per game take 40 minutes on two cores (Slyyde 1.5, Ciclovia 12, Detour 10, "
                            "Roundabout 16): set ARENA_LONG_TESTS=1 to run them")
 @pytest.mark.parametrize("name", evaluated_games())
