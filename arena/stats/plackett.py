@@ -82,6 +82,15 @@ class Rankings:
                 weights.setdefault(len(order), []).append(count / len(expanded))
         self.by_length = [(np.array(orders[k], dtype=np.intp), np.array(weights[k])) for k in sorted(orders)]
 
+    @classmethod
+    def of_arrays(cls, by_length: list[tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]]) -> Rankings:
+        """Rankings already in arrays (orders and weights, one pair per
+        length): what a table growing a game at a time keeps
+        (arena.stats.posterior.Outcomes)."""
+        rankings = cls(())
+        rankings.by_length = by_length
+        return rankings
+
 
 def log_likelihood(rankings: Rankings, r: npt.NDArray[np.float64]) -> float:
     total = 0.0
