@@ -84,7 +84,7 @@ def fail_in_the_middle_of(target: str, signals: list[int], marks: Path, monkeypa
     real_play_match = executors.play_match
     marks.mkdir()
 
-    def play_match(jobs, specs, limits, log_dir, heartbeat=None):
+    def play_match(jobs, specs, limits, log_dir, heartbeat=None, watch=None):
         playing, calls = 0, 0
 
         def beat() -> None:
@@ -98,7 +98,7 @@ def fail_in_the_middle_of(target: str, signals: list[int], marks: Path, monkeypa
             if heartbeat is not None:
                 heartbeat()
 
-        for record in real_play_match(jobs, specs, limits, log_dir, heartbeat=beat):
+        for record in real_play_match(jobs, specs, limits, log_dir, heartbeat=beat, watch=watch):
             playing, calls = playing + 1, 0
             yield record
 

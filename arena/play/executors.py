@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from arena.bots.warden import PR_SET_PDEATHSIG
 from arena.errors import ArenaError
 from arena.games.replays import with_replay
-from arena.model import BotSpec, GameRecord, Job, Limits
+from arena.model import BotSpec, Event, GameRecord, Job, Limits
 from arena.play.match import play_match, worker_deadline
 
 log = logging.getLogger(__name__)
@@ -39,6 +39,48 @@ log = logging.getLogger(__name__)
 
 # The distribution (dice-arena) is not on PyPI; "arena" there is another project.
 DASK_INSTALL_HINT = "pip install --find-links vendor '.[dask]' in arena's checkout"
+
+
+@dataclass(frozen=True)
+class Match:
+    """Games between the same bots, played in order by one set of their
+    processes (arena.play.plan.group_into_matches), and the bots' specs."""
+
+    jobs: list[Job]
+    specs: dict[str, BotSpec]
+
+
+class MatchSource(Protocol):
+    """Where the matches of a run come from, asked whenever a worker is
+    free: a plan made once (``Planned``) or a league choosing as it goes."""
+
+    def next_match(self) -> Match | None:
+        """The next match, or None when there is nothing to play just now."""
+        ...
+
+    @property
+    def finished(self) -> bool:
+        """Whether nothing more will ever come."""
+        ...
+
+
+class Planned:
+    """A fixed list of matches, handed out in order."""
+
+    def __init__(self, matches: list[list[Job]], specs: dict[str, BotSpec]) -> None:
+        self.matches, self.specs = deque(matches), specs
+
+    def next_match(self) -> Match | None:
+        return Match(self.matches.popleft(), self.specs) if self.matches else None
+
+    @property
+    def finished(self) -> bool:
+        return not self.matches
+
+
+# Hears each event of each game as it happens (a live view): the game, the
+# event, and a decision's answer time.
+GameWatcher = Callable[[Job, Event, float | None], None]
 
 
 class Executor(Protocol):
@@ -109,9 +151,16 @@ class LocalExecutor:
 
     def run(self, matches: list[list[Job]], specs: dict[str, BotSpec], limits: Limits,
             log_dir: Path | None) -> Iterator[GameRecord]:
-        pool = _Pool(self, specs, limits, log_dir)
+        return self.play(Planned(matches, specs), limits, log_dir)
+
+    def play(self, source: MatchSource, limits: Limits, log_dir: Path | None,
+             watch: GameWatcher | None = None) -> Iterator[GameRecord]:
+        """Play what ``source`` hands out, asking it whenever a worker is
+        free, until it is finished; yield each game as it finishes.
+        ``watch`` hears every event of every game as it happens."""
+        pool = _Pool(self, limits, log_dir, watch)
         try:
-            yield from pool.play(matches)
+            yield from pool.play(source)
         finally:
             pool.stop()
 
@@ -126,30 +175,30 @@ class _Worker:
     conn: Connection
     beat: Any
     match: list[Job] | None = None
+    specs: dict[str, BotSpec] = field(default_factory=dict)
     returned: set[str] = field(default_factory=set)
 
 
 class _Pool:
     """The workers of one run, driven from the parent."""
 
-    def __init__(self, executor: LocalExecutor, specs: dict[str, BotSpec], limits: Limits,
-                 log_dir: Path | None) -> None:
-        self.executor, self.specs, self.limits, self.log_dir = executor, specs, limits, log_dir
+    def __init__(self, executor: LocalExecutor, limits: Limits, log_dir: Path | None,
+                 watch: GameWatcher | None) -> None:
+        self.executor, self.limits, self.log_dir, self.watch = executor, limits, log_dir, watch
         self.context = multiprocessing.get_context("fork")
         self.deadline = worker_deadline(limits)
         self.workers: list[_Worker] = []
         self.started = 0
-        self.waiting: deque[list[Job]] = deque()
+        self.source: MatchSource = Planned([], {})
         self.failures: dict[str, str] = {}  # game key: why its first worker failed
 
-    def play(self, matches: list[list[Job]]) -> Iterator[GameRecord]:
-        self.waiting.extend(matches)
-        for _ in range(min(self.executor.workers, len(matches))):
-            self._give(self._start(), self.waiting.popleft())
+    def play(self, source: MatchSource) -> Iterator[GameRecord]:
+        self.source = source
+        self._fill()
         last_look = time.monotonic()
-        while self.workers:
+        while self.workers or not source.finished:
             ready = wait([w.conn for w in self.workers] + [w.process.sentinel for w in self.workers],
-                         timeout=_TICK)
+                         timeout=_TICK) if self.workers else _idle()
             now = time.monotonic()
             # The parent itself was held up (suspended, starved): its workers
             # may have been too, so their clocks start again from now.
@@ -166,13 +215,19 @@ class _Pool:
                     yield from self._lost(worker, f"died ({_exit_status(worker.process.exitcode)})")
                 elif worker.match is not None and now - worker.beat.value > self.deadline:
                     yield from self._lost(worker, f"stopped answering (no heartbeat for {self.deadline:g} s)")
+            self._fill()
+
+    def _fill(self) -> None:
+        """Free places go to what the source hands out now."""
+        while len(self.workers) < self.executor.workers and (match := self.source.next_match()) is not None:
+            self._give(self._start(), match.jobs, match.specs)
 
     def _start(self) -> _Worker:
         ours, theirs = self.context.Pipe()
         beat = self.context.RawValue("d", time.monotonic())
         self.started += 1
         process = self.context.Process(
-            target=_worker, args=(theirs, beat, self.specs, self.limits, self.log_dir, os.getpid()),
+            target=_worker, args=(theirs, beat, self.limits, self.log_dir, os.getpid(), self.watch is not None),
             name=f"arena-worker-{self.started}", daemon=True)
         process.start()
         theirs.close()
@@ -180,10 +235,11 @@ class _Pool:
         self.workers.append(worker)
         return worker
 
-    def _give(self, worker: _Worker, match: list[Job]) -> None:
-        worker.match, worker.returned = match, set()
+    def _give(self, worker: _Worker, match: list[Job], specs: dict[str, BotSpec]) -> None:
+        needed = {bot_id for job in match for bot_id in job.seats}
+        worker.match, worker.specs, worker.returned = match, {b: specs[b] for b in needed}, set()
         worker.beat.value = time.monotonic()
-        worker.conn.send([job.to_json() for job in match])
+        worker.conn.send(([job.to_json() for job in match], {b: spec.to_json() for b, spec in worker.specs.items()}))
 
     def _read(self, worker: _Worker) -> Iterator[GameRecord]:
         """Everything the worker has sent; a worker done with its match gets
@@ -191,13 +247,18 @@ class _Pool:
         try:
             while worker.conn.poll():
                 kind, payload = worker.conn.recv()
-                if kind == "record":
+                if kind == "event":
+                    if self.watch is not None and worker.match is not None:
+                        key, event, answer = payload
+                        job = next(job for job in worker.match if job.key == key)
+                        self.watch(job, event, answer)
+                elif kind == "record":
                     record = GameRecord.from_json(payload)
                     worker.returned.add(record.job.key)
                     yield record
                 elif kind == "done":
-                    if self.waiting:
-                        self._give(worker, self.waiting.popleft())
+                    if (match := self.source.next_match()) is not None:
+                        self._give(worker, match.jobs, match.specs)
                     else:
                         worker.match = None
                         worker.conn.send(None)
@@ -216,16 +277,14 @@ class _Pool:
         if left:
             left = yield from self._charge(worker, how, left)
         if left:
-            self._give(self._start(), left)
-        elif self.waiting:  # its place is not lost
-            self._give(self._start(), self.waiting.popleft())
+            self._give(self._start(), left, worker.specs)
 
     def _charge(self, worker: _Worker, how: str, left: list[Job]) -> Generator[GameRecord, None, list[Job]]:
         """The first game not handed back is the one the worker failed on:
         the first time, it is played again with the rest; the second, it is
         a referee failure and the rest goes on without it."""
         game, rest = left[0], left[1:]
-        names = " vs ".join(self.specs[bot_id].name for bot_id in game.seats)
+        names = " vs ".join(worker.specs[bot_id].name for bot_id in game.seats)
         why = f"worker {worker.process.name} {how} while playing {game.game} game {game.key} ({names})"
         if game.key in self.failures:
             failure = f"{self.failures[game.key]}; retried, {why}"
@@ -272,8 +331,13 @@ def _exit_status(code: int | None) -> str:
     return f"exit code {code}"
 
 
-def _worker(conn: Connection, beat: Any, specs: dict[str, BotSpec], limits: Limits, log_dir: Path | None,
-            parent: int) -> None:
+def _idle() -> list[Any]:
+    """No worker to wait for: a tick's pause before the source is asked again."""
+    time.sleep(_TICK)
+    return []
+
+
+def _worker(conn: Connection, beat: Any, limits: Limits, log_dir: Path | None, parent: int, watching: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_signal)
     ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
@@ -283,10 +347,15 @@ def _worker(conn: Connection, beat: Any, specs: dict[str, BotSpec], limits: Limi
     def heartbeat() -> None:
         beat.value = time.monotonic()
 
+    def watch(job: Job) -> Callable[[Event, float | None], None]:
+        return lambda event, answer: conn.send(("event", (job.key, event, answer)))
+
     try:
         while (match := conn.recv()) is not None:
-            jobs = [Job.from_json(job) for job in match]
-            for record in play_match(jobs, specs, limits, log_dir, heartbeat=heartbeat):
+            jobs = [Job.from_json(job) for job in match[0]]
+            specs = {bot_id: BotSpec.from_json(spec) for bot_id, spec in match[1].items()}
+            for record in play_match(jobs, specs, limits, log_dir, heartbeat=heartbeat,
+                                     watch=watch if watching else None):
                 conn.send(("record", with_replay(record).to_json()))
                 heartbeat()
             conn.send(("done", None))

@@ -16,7 +16,7 @@ from typing import Any
 from arena.bots.protocol import BotSeat
 from arena.games.base import Action, State
 from arena.model import BotSpec, Event, GameRecord, Job, Limits
-from arena.play.referee import Seat, play_game
+from arena.play.referee import Seat, Watcher, play_game
 
 # What a worker may take between two heartbeats beyond the limits' own
 # bound (see worker_deadline): making a replay, sending a record, killing a
@@ -58,13 +58,15 @@ def game_log(folder: Path, job: Job, seat: int, name: str) -> Path:
 
 def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits, log_dir: Path | None,
                folder: Path | None = None,
-               heartbeat: Callable[[], None] | None = None) -> Generator[GameRecord, None, None]:
+               heartbeat: Callable[[], None] | None = None,
+               watch: Callable[[Job], Watcher] | None = None) -> Generator[GameRecord, None, None]:
     """Play the jobs in order, yielding each game's record, each bot one
     process while it can (BotSeat starts a fresh one for a game on a seed
     the last one played). The stderr logs go to ``folder``, by default the
     match's own under ``log_dir``. ``heartbeat``, if given, is called before
     every call into a seat, so that whoever watches this process sees it is
-    not stopped or hung (see worker_deadline)."""
+    not stopped or hung (see worker_deadline). ``watch``, if given, makes
+    each game's watcher (arena.play.referee.play_game)."""
     if folder is None and log_dir:
         folder = match_log_dir(log_dir, jobs)
     seats: dict[str, BotSeat] = {}
@@ -80,7 +82,7 @@ def play_match(jobs: list[Job], specs: dict[str, BotSpec], limits: Limits, log_d
             playing: list[Seat] = [seats[bot_id] for bot_id in job.seats]
             if heartbeat is not None:
                 playing = [_Beating(seat, heartbeat) for seat in playing]
-            record = play_game(job, playing, limits.move_timeout)
+            record = play_game(job, playing, limits.move_timeout, None if watch is None else watch(job))
             record.logs = tuple(None if log is None else str(log) for log in logs)
             yield record
     finally:

@@ -49,13 +49,17 @@ _TERMINATION_OF = {BotTimeout: Termination.TIMEOUT, BotCrashed: Termination.CRAS
                    BotProtocolError: Termination.BAD_OUTPUT, IllegalAnswer: Termination.ILLEGAL}
 
 
-def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
+Watcher = Callable[[Event, float | None], None]  # an event as it happens, and a decision's answer time
+
+
+def play_game(job: Job, seats: list[Seat], move_timeout: float, watch: Watcher | None = None) -> GameRecord:
     """Play ``job`` to the end with ``seats[i]`` in seat i. A seat that fails
     is out: the game goes on among the others (with two seats, that ends
-    it), and the forfeiting seat is placed last."""
+    it), and the forfeiting seat is placed last. ``watch`` hears every
+    event as it is recorded (a live view of the game)."""
     game = get_game(job.game)
     state = game.new_state(len(seats), job.options)
-    seating = _Seating(state, seats)
+    seating = _Seating(state, seats, watch)
     started = time.monotonic()
     for number in range(len(seats)):
         seating.call(number, seats[number].start_game, job, number, state)
@@ -77,9 +81,12 @@ def play_game(job: Job, seats: list[Seat], move_timeout: float) -> GameRecord:
                 continue  # that seat is out; the state has moved on without it
             # To a tenth of a millisecond, as the store keeps it: the replay the worker
             # makes from the record then equals the one made later from the store.
-            answer_times.append(round(time.monotonic() - asked, 4))
+            answer = round(time.monotonic() - asked, 4)
+            answer_times.append(answer)
             event = decision_event(seat_number, offered, chosen)
             state.apply_action(offered[chosen])
+            seating.tell(event, answer)
+            continue
         seating.tell(event)
     forfeits = tuple(seating.forfeits)
     placements: tuple[int, ...]
@@ -108,8 +115,8 @@ class _Seating:
     hear of it, and it is never called again. Once the game is decided, a
     failure is no forfeit (the bot's next game finds it)."""
 
-    def __init__(self, state: State, seats: list[Seat]) -> None:
-        self.state, self.seats = state, seats
+    def __init__(self, state: State, seats: list[Seat], watch: Watcher | None = None) -> None:
+        self.state, self.seats, self.watch = state, seats, watch
         self.events: list[Event] = []
         self.forfeits: list[Forfeit] = []
         self.abandoned = False  # a solo game cannot go on without its one seat
@@ -137,9 +144,12 @@ class _Seating:
             self._retire(number, termination, str(exc))
             return None
 
-    def tell(self, event: Event) -> None:
-        """Record an event and let every seat still playing hear of it."""
+    def tell(self, event: Event, answer: float | None = None) -> None:
+        """Record an event (a decision's with its answer time) and let every
+        seat still playing, and the watcher, hear of it."""
         self.events.append(event)
+        if self.watch is not None:
+            self.watch(event, answer)
         for number in self.hearing:
             if number not in self.out:  # (checked seat by seat: telling one may retire a later one)
                 self.call(number, self.seats[number].observe, event, self.state)
