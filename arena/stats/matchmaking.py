@@ -83,7 +83,7 @@ def choose(tables: Sequence[Table], waited: Mapping[str, int], window: int | Non
     everyone = sorted({version for table in playable for version in table.active})
     if window is None:
         window = share_window(len(everyone), min(table.players for table in playable))
-    starved = [(-waited.get(version, window), version) for version in everyone if waited.get(version, window) >= window]
+    starved = [(-waited.get(version, 0), version) for version in everyone if waited.get(version, 0) >= window]
     if starved:
         _, version = min(starved)
         options = [_best(table, (version,), "share") for table in playable if version in table.active]

@@ -10,7 +10,7 @@ virtual bot of rating ``ANCHOR``, the field's centre: the prior of Coulom's
 Whole-History Rating (2008, section 2.4, "virtual draws against a virtual
 player"), close to BayesElo's virtual draws between opponents. Two virtual
 draws weigh as much as one virtual win and one virtual loss: a standard
-deviation of 245 Elo before any game, so a version with three games has a
+deviation of 246 Elo before any game, so a version with three games has a
 finite rating and an honest, wide interval, and a version that won every
 game is rated, not "unbounded". The prior also fixes the scale's origin,
 so the information is positive definite and the covariance is its plain
