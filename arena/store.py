@@ -383,6 +383,23 @@ def _compressed_luck_v18(db: sqlite_utils.Database) -> None:
                             [(zlib.compress(text.encode()), rowid) for rowid, text in rows])
 
 
+def _league_v19(db: sqlite_utils.Database) -> None:
+    """Issue 37, the league: the versions it has entered (each played from
+    a snapshot of its files), the units it chose (a seat-swapped pair or a
+    pod's rotations; a unit chosen is played to its end even across a
+    restart) and each new version's sequential test against its
+    predecessor."""
+    db.table("league_versions").create({
+        "version": str, "name": str, "number": int, "content_hash": str, "snapshot": str, "games": str,
+        "predecessor": str, "entered_at": float, "retired_at": float, "retired_why": str}, pk="version")
+    db.table("league_units").create({
+        "number": int, "table_name": str, "game": str, "players": int, "versions": str, "reason": str,
+        "test": str, "chosen_at": float, "done_at": float}, pk="number")
+    db.table("league_tests").create({
+        "version": str, "predecessor": str, "elo0": float, "elo1": float, "alpha": float, "beta": float,
+        "counts": str, "pairs": int, "llr": float, "verdict": str, "decided_at": float}, pk="version")
+
+
 def _games_in_batches(db: sqlite_utils.Database, columns: str, where: str = "1") -> Iterator[list[Any]]:
     """The rows of ``games`` (rowid, then ``columns``) that ``where``
     holds for, in rowid order, 500 at a time: a migration rewrites each
@@ -397,7 +414,7 @@ def _games_in_batches(db: sqlite_utils.Database, columns: str, where: str = "1")
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
               _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10, _queryable_v11, _luck_v12,
               _rating_state_v13, _compact_v14, _game_changes_v15, _found_at_once_v16, _stored_records_v17,
-              _compressed_luck_v18]
+              _compressed_luck_v18, _league_v19]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # A replay (arena.games.replays) is a JSON object whose first member is the
@@ -704,6 +721,40 @@ class Store:
             yield RatingsWriter(self.db)
 
     # -- reading ---    # -- reading ----------------------------------------------------------------
+
+    # -- the league (arena.play.league) ----------------------------------------
+
+    def league_versions(self) -> list[dict[str, Any]]:
+        """Every version the league entered, in the order it entered them."""
+        return [dict(row) for row in self.db["league_versions"].rows_where(order_by="entered_at, version")]
+
+    def add_league_version(self, row: dict[str, Any]) -> None:
+        with self.db.conn:
+            self.db.table("league_versions").insert(row, pk="version", replace=True)
+
+    def retire_league_version(self, version: str, why: str) -> None:
+        with self.db.conn:
+            self.db.execute("UPDATE league_versions SET retired_at = ?, retired_why = ? "
+                            "WHERE version = ? AND retired_at IS NULL", [time.time(), why, version])
+
+    def league_units(self) -> list[dict[str, Any]]:
+        """Every unit the league chose, by number."""
+        return [dict(row) for row in self.db["league_units"].rows_where(order_by="number")]
+
+    def add_league_unit(self, row: dict[str, Any]) -> None:
+        with self.db.conn:
+            self.db.table("league_units").insert(row, pk="number")
+
+    def finish_league_unit(self, number: int) -> None:
+        with self.db.conn:
+            self.db.execute("UPDATE league_units SET done_at = ? WHERE number = ?", [time.time(), number])
+
+    def league_tests(self) -> list[dict[str, Any]]:
+        return [dict(row) for row in self.db["league_tests"].rows_where(order_by="version")]
+
+    def put_league_test(self, row: dict[str, Any]) -> None:
+        with self.db.conn:
+            self.db.table("league_tests").insert(row, pk="version", replace=True)
 
     def dice_key(self) -> DiceKey | None:
         """The dice key stored here, or None (a new database, or one from

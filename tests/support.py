@@ -246,10 +246,17 @@ def undo_schema_17(conn: sqlite3.Connection) -> None:
 
 def undo_schema_18(conn: sqlite3.Connection) -> None:
     """What schema 18 (arena.store._compressed_luck_v18) changes, undone:
-    the luck stored as JSON text."""
+    the luck stored as JSON text; and what 19 adds."""
+    undo_schema_19(conn)
     conn.executemany("UPDATE games SET luck = ? WHERE rowid = ?",
                      [(arena_json(luck), rowid) for rowid, luck in
                       conn.execute("SELECT rowid, luck FROM games WHERE luck IS NOT NULL").fetchall()])
+
+
+def undo_schema_19(conn: sqlite3.Connection) -> None:
+    """What schema 19 (arena.store._league_v19) adds, taken away: the league's tables."""
+    for table in ("league_versions", "league_units", "league_tests"):
+        conn.execute(f"DROP TABLE {table}")
 
 
 def undo_schema_11(conn: sqlite3.Connection) -> None:
