@@ -34,6 +34,8 @@ from arena.play.check import check_bot, find_bots
 from arena.play.executors import Executor, LocalExecutor, make_executor
 from arena.play.gauntlet import Progress, check_luck_measurable, plan_gauntlet, run_gauntlet, summary
 from arena.play.human import HumanSeat
+from arena.play.league import FolderWatch, League
+from arena.play.league import Settings as LeagueSettings
 from arena.play.match import match_log_dir, play_match
 from arena.play.person import PersonAgainstBots
 from arena.play.plan import group_into_matches, plan_rotations
@@ -867,6 +869,103 @@ def _gauntlet_line(result: dict[str, Any]) -> str:
                if adjusted else "")
             + (f"; LLR {result['llr']:.2f} ({result['bounds'][0]:.2f}, {result['bounds'][1]:.2f})"
                if "llr" in result else ""))
+
+
+
+# arena league -----------------------------------------------------------------
+
+@main.command()
+@bots_option
+@click.option("--games", "game_names", default="", help="Comma-separated games (default: all).")
+@click.option("--players", "player_counts", default="2", show_default=True, callback=_counts,
+              help="Comma-separated player counts, e.g. 2,3,4: pairs, and pods of 3 and 4 bots.")
+@click.option("--option", "option_texts", multiple=True, metavar="GAME.NAME=VALUE",
+              help="A game option (repeatable; `arena games` lists them).")
+@click.option("--jobs", "workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
+              help="Games played at once.")
+@click.option("--seed", type=int, default=None, help=SEED_HELP + " Kept in --db: a restart goes on with it."
+              + SEED_DEFAULT)
+@limits_options
+@click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
+              help="The results database (SQLite); the versions' snapshots go in a folder beside it.")
+@click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True,
+              help="Folder for the leaderboard site, brought up to date after every game.")
+@click.option("--log-dir", type=click.Path(path_type=Path), default=None,
+              help="Where the league's log (arena.log) and each bot's stderr go  [default: logs beside --db]")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option("--sprt", "sprt_elos", default="0,50", show_default=True, metavar="ELO0,ELO1",
+              help="A new version's test against its predecessor: H0 it is ELO0 stronger, H1 ELO1 "
+                   "(pentanomial GSPRT, logistic Elo, alpha = beta = 0.05).")
+@click.option("--test-pairs", type=click.IntRange(min=1), default=400, show_default=True,
+              help="Most pairs a version test plays before it says undecided.")
+@click.option("--stop-after", type=click.IntRange(min=1), default=None,
+              help="Stop once this run has stored this many games  [default: run until stopped]")
+@_fail_cleanly
+def league(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[int], option_texts: tuple[str, ...],
+           workers: int, seed: int | None, move_timeout: float, startup_timeout: float, db: Path, out: Path,
+           log_dir: Path | None, executor: str, sprt_elos: str, test_pairs: int, stop_after: int | None) -> None:
+    """Run a standing competition: new versions enter as their files change, games are chosen where they teach most."""
+    limits = _limits(move_timeout, startup_timeout)
+    if executor != "local":
+        raise ArenaError("arena league plays on the local executor for now (--executor local)")
+    try:
+        sprt = Sprt(*_sprt_bounds(sprt_elos))
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from None
+    log_dir = _log_dir_beside(db, log_dir)
+    games = [g.strip() for g in game_names.split(",") if g.strip()] or None
+    request = check_request(games, player_counts, list(option_texts))
+    for folder in bot_dirs:
+        if not folder.is_dir():
+            raise ArenaError(f"bots folder does not exist: {str(folder)!r}")
+    check_database(db)
+    key = dice_key_for(db, seed)
+    with Store(db, writer=True) as store:
+        _keep_dice_key(store, key)
+        _setup_logging(log_dir)
+        standing = League(store, list(bot_dirs), LeagueSettings(request, limits, sprt, test_pairs), key,
+                          db.parent / f"{db.stem}-versions", say=_say_and_log)
+        click.echo(f"league: {', '.join(request.games)} at {', '.join(map(str, request.players))} seats on "
+                   f"{plural(workers, 'job')}; logs in {log_dir}; site in {out}; stop it any time and start it "
+                   "again to go on", err=True)
+        _run_league(standing, store, site.Site(store, Path(out)), LocalExecutor(workers, notify=_say), limits,
+                    log_dir, stop_after)
+
+
+def _say_and_log(line: str) -> None:
+    logging.getLogger("arena.play.league").info("%s", line)
+    _say(line)
+
+
+def _run_league(standing: League, store: Store, board: site.Site, runner: LocalExecutor, limits: Limits,
+                log_dir: Path, stop_after: int | None) -> None:
+    """Play what the league chooses until it is stopped (a signal, or
+    ``stop_after`` games), bringing the site up to date after every game."""
+    watch = FolderWatch(list(standing.bot_dirs), standing.changed)
+    played = 0
+    try:
+        for record in runner.play(standing, limits, log_dir):
+            stored = standing.stored(record)
+            if stored is None:
+                continue
+            played += 1
+            names = standing.names()
+            places = ", ".join(f"{names.get(bot, bot)} {place}" for bot, place in
+                               zip(stored.job.seats, stored.placements))
+            _say(f"league: stored {stored.job.game} ({places}), {stored.termination.value}; "
+                 f"{standing.store.count_games()} games, {standing.games_per_minute():.1f} a minute")
+            board.add_game(stored.job.key)
+            board.build(_rewrite_ratings(store))
+            if played % 20 == 0:
+                _say(f"league: active {', '.join(standing.active_versions())}")
+            if stop_after is not None and played >= stop_after:
+                standing.stopping = True
+    except KeyboardInterrupt:
+        raise Interrupted(f"league stopped: {plural(played, 'game')} stored this run; start it again to go on") \
+            from None
+    finally:
+        watch.close()
+    click.echo(f"league stopped after {plural(played, 'game')}; leaderboard: {board.out / 'index.html'}")
 
 
 
