@@ -928,8 +928,7 @@ def league(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[int]
         click.echo(f"league: {', '.join(request.games)} at {', '.join(map(str, request.players))} seats on "
                    f"{plural(workers, 'job')}; logs in {log_dir}; site in {out}; stop it any time and start it "
                    "again to go on", err=True)
-        _run_league(standing, store, site.Site(store, Path(out)), LocalExecutor(workers, notify=_say), limits,
-                    log_dir, stop_after)
+        _run_league(standing, store, Path(out), LocalExecutor(workers, notify=_say), limits, log_dir, stop_after)
 
 
 def _say_and_log(line: str) -> None:
@@ -937,10 +936,12 @@ def _say_and_log(line: str) -> None:
     _say(line)
 
 
-def _run_league(standing: League, store: Store, board: site.Site, runner: LocalExecutor, limits: Limits,
+def _run_league(standing: League, store: Store, out: Path, runner: LocalExecutor, limits: Limits,
                 log_dir: Path, stop_after: int | None) -> None:
     """Play what the league chooses until it is stopped (a signal, or
-    ``stop_after`` games), bringing the site up to date after every game."""
+    ``stop_after`` games), bringing the site up to date after every game
+    (a Site of its own each time: what one remembers of its build is for
+    one build, and a league runs for days)."""
     watch = FolderWatch(list(standing.bot_dirs), standing.changed)
     played = 0
     try:
@@ -954,8 +955,7 @@ def _run_league(standing: League, store: Store, board: site.Site, runner: LocalE
                                zip(stored.job.seats, stored.placements))
             _say(f"league: stored {stored.job.game} ({places}), {stored.termination.value}; "
                  f"{standing.store.count_games()} games, {standing.games_per_minute():.1f} a minute")
-            board.add_game(stored.job.key)
-            board.build(_rewrite_ratings(store))
+            site.Site(store, out).build(_rewrite_ratings(store))
             if played % 20 == 0:
                 _say(f"league: active {', '.join(standing.active_versions())}")
             if stop_after is not None and played >= stop_after:
@@ -965,7 +965,7 @@ def _run_league(standing: League, store: Store, board: site.Site, runner: LocalE
             from None
     finally:
         watch.close()
-    click.echo(f"league stopped after {plural(played, 'game')}; leaderboard: {board.out / 'index.html'}")
+    click.echo(f"league stopped after {plural(played, 'game')}; leaderboard: {out / 'index.html'}")
 
 
 

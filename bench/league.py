@@ -98,6 +98,16 @@ def coverage(fitted: posterior.Posterior, truth: np.ndarray, versions: list[str]
     return float(np.mean(np.abs(mean - true) <= Z95 * np.sqrt(variance)))
 
 
+def information_floor(truth: np.ndarray) -> float:
+    """The round robin's mean information per pair of seats, as a share of
+    the most one can give (p (1 - p) at p = 1/2): no schedule of the same
+    games can need fewer than this share of its games for the same total
+    information, which is what the intervals' widths come from."""
+    difference = truth[:, None] - truth[None, :]
+    p = 1.0 / (1.0 + 10.0 ** (-difference[np.triu_indices(len(truth), 1)] / 400.0))
+    return float(np.mean(p * (1 - p)) / 0.25)
+
+
 def round_robin(rng: np.random.Generator, truth: np.ndarray, seats: int, rounds: int) -> tuple[int, float, float]:
     versions = names(len(truth))
     entrants = [Entrant(BotSpec(name, ("true",), name, name * 4), frozenset([GAME])) for name in versions]
@@ -113,7 +123,7 @@ def round_robin(rng: np.random.Generator, truth: np.ndarray, seats: int, rounds:
     for job in jobs:
         seated = [versions.index(by_id[bot]) for bot in job.seats]
         outcomes.add([versions[k] for k in seated], placement(rng, truth, seated))
-    width, rho = standing(posterior.fit(outcomes), truth, versions)
+    width, rho = standing(posterior.fit_to_field(outcomes), truth, versions)
     return len(jobs), width, rho
 
 
@@ -123,7 +133,7 @@ def league(rng: np.random.Generator, truth: np.ndarray, seats: int, width: float
     outcomes = posterior.Outcomes()
     for version in versions:
         outcomes.version(version)
-    fitted = posterior.fit(outcomes)
+    fitted = posterior.fit_to_field(outcomes)
     units: dict[str, int] = {}
     waited = dict.fromkeys(versions, 0)
     games = 0
@@ -137,7 +147,7 @@ def league(rng: np.random.Generator, truth: np.ndarray, seats: int, width: float
         for version in choice.versions:
             units[version] = units.get(version, 0) + 1
             waited[version] = 0
-        fitted = posterior.fit(outcomes, start=fitted)
+        fitted = posterior.fit_to_field(outcomes, start=fitted)
         now_width, now_rho = standing(fitted, truth, versions)
         if now_width <= width and now_rho >= rho:
             break
@@ -152,11 +162,11 @@ def choice_time(rng: np.random.Generator, bots: int, seats: int, stored: int) ->
     for _ in range(stored // seats):
         pod = [int(k) for k in rng.choice(bots, seats, replace=False)]
         outcomes.add([versions[k] for k in pod], placement(rng, truth, pod))
-    fitted = posterior.fit(outcomes)
+    fitted = posterior.fit_to_field(outcomes)
     pod = [int(k) for k in rng.choice(bots, seats, replace=False)]
     outcomes.add([versions[k] for k in pod], placement(rng, truth, pod))
     started = time.perf_counter()
-    fitted = posterior.fit(outcomes, start=fitted)
+    fitted = posterior.fit_to_field(outcomes, start=fitted)
     refit = time.perf_counter() - started
     table = matchmaking.Table(GAME, seats, fitted, tuple(versions), dict.fromkeys(versions, 100))
     started = time.perf_counter()
@@ -178,13 +188,14 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     league_games, robin_games = 0, 0
     for seats in (2, 4):
-        robin, played, covered = [], [], []
+        robin, played, covered, floors = [], [], [], []
         started = time.perf_counter()
         for _ in range(args.fields):
             truth = rng.normal(0.0, args.spread, args.bots)
             games, width, rho = round_robin(rng, truth, seats, args.rounds)
             used, fitted = league(rng, truth, seats, width, rho, 2 * games)
             robin.append(games)
+            floors.append(information_floor(truth))
             played.append(used)
             covered.append(coverage(fitted, truth, names(args.bots)))
         ratio = sum(played) / sum(robin)
@@ -193,8 +204,9 @@ def main() -> None:
         error = statistics.stdev(covered) / math.sqrt(len(covered)) if len(covered) > 1 else float("nan")
         print(f"{seats} seats, {args.bots} bots, spread {args.spread:g} Elo, {args.fields} fields: round robin "
               f"{statistics.mean(robin):.0f} games ({args.rounds} rounds), league {statistics.mean(played):.0f} "
-              f"games for the same mean width and rank correlation: ratio {ratio:.2f}; league's 95% intervals "
-              f"cover the truth {statistics.mean(covered):.3f} ± {error:.3f} ({time.perf_counter() - started:.0f} s)")
+              f"games for the same mean width and rank correlation: ratio {ratio:.2f} (the information floor: "
+              f"{statistics.mean(floors):.2f}); league's 95% intervals cover the truth "
+              f"{statistics.mean(covered):.3f} ± {error:.3f} ({time.perf_counter() - started:.0f} s)")
     for seats in (2, 4):
         refit, choose = choice_time(rng, args.bots, seats, args.stored)
         print(f"at {args.stored:,} stored games, {seats} seats: refit after a game {refit:.1f} ms, "

@@ -143,7 +143,7 @@ class _Table:
 
     def posterior(self) -> posterior.Posterior:
         if self.stale or self.fitted is None or len(self.fitted.versions) != len(self.outcomes.versions):
-            self.fitted = posterior.fit(self.outcomes, start=self.fitted)
+            self.fitted = posterior.fit_to_field(self.outcomes, start=self.fitted)
             self.stale = False
         return self.fitted
 
@@ -168,7 +168,11 @@ class League:
                 name = table_name(game, players)
                 self.tables[name] = _Table(name, game, players)
         self.versions: dict[str, Version] = {}
-        self.units: dict[int, Unit] = {}
+        self.units: dict[int, Unit] = {}  # chosen and not yet done (the others are only counted)
+        self.chosen: dict[str, dict[str, int]] = {}  # units chosen per table and version
+        self.last_in: dict[str, int] = {}  # the number of the last unit each version was in
+        self.next_number = 0
+        self.last_was_test = False
         self.tests: dict[str, Test] = {}
         self.queue: deque[Job] = deque()
         self.waiting_for: str | None = None
@@ -196,14 +200,13 @@ class League:
             self._rate(game)
         done = store.stored_keys()
         for row in store.league_units():
-            unit = self._unit(row["number"], row["table_name"], tuple(json.loads(row["versions"])), row["reason"],
-                              row["test"])
-            unit.stored = {job.key for job in unit.jobs if job.key in done}
-            if row["test"] in self.tests:
-                self.tests[row["test"]].started += 1
-            if not unit.done:
+            versions = tuple(json.loads(row["versions"]))
+            self._count_choice(row["number"], row["table_name"], versions, row["test"])
+            if row["done_at"] is None:
+                unit = self._unit(row["number"], row["table_name"], versions, row["reason"], row["test"])
+                unit.stored = {job.key for job in unit.jobs if job.key in done}
                 self.queue.extend(job for job in unit.jobs if job.key not in unit.stored)
-            self.units[unit.number] = unit
+                self.units[unit.number] = unit
         if self.queue:
             self.say(f"league: {plural(len(self.queue), 'game')} of unfinished units to play first")
 
@@ -353,14 +356,22 @@ class League:
     def finished(self) -> bool:
         return self.stopping
 
+    def _count_choice(self, number: int, table: str, versions: tuple[str, ...], test: str | None) -> None:
+        counts = self.chosen.setdefault(table, {})
+        for version in versions:
+            counts[version] = counts.get(version, 0) + 1
+            self.last_in[version] = number
+        if test in self.tests:
+            self.tests[test].started += 1
+        self.next_number = number + 1
+        self.last_was_test = test is not None
+
     def _choose(self) -> Unit | None:
-        number = max(self.units, default=-1) + 1
-        test = self._test_due(number)
+        number = self.next_number
+        test = self._test_due()
         if test is not None:
             versions: tuple[str, ...] = (test.version, test.predecessor)
-            game = self._test_game(test)
-            table, reason = table_name(game, 2), "test"
-            test.started += 1
+            table, reason = table_name(self._test_game(test), 2), "test"
         else:
             choice = matchmaking.choose(self._tables_now(), self._waited())
             if choice is None:
@@ -377,12 +388,12 @@ class League:
                                     "reason": reason, "test": unit.test, "chosen_at": time.time(),
                                     "done_at": None})
         self.units[number] = unit
+        self._count_choice(number, table, versions, unit.test)
         return unit
 
-    def _test_due(self, number: int) -> Test | None:
+    def _test_due(self) -> Test | None:
         """An open test's pair, every second unit while one is open."""
-        previous = self.units.get(number - 1)
-        if previous is not None and previous.test is not None:
+        if self.last_was_test:
             return None
         open_tests = [t for t in self.tests.values() if t.verdict is None and t.started < self.settings.max_test_pairs
                       and self.versions[t.version].active]
@@ -395,11 +406,6 @@ class League:
 
     def _tables_now(self) -> list[matchmaking.Table]:
         """Every table's posterior, the units in flight counted as played."""
-        chosen: dict[str, dict[str, int]] = {}
-        for unit in self.units.values():
-            for version in unit.versions:
-                counts = chosen.setdefault(unit.table, {})
-                counts[version] = counts.get(version, 0) + 1
         now = []
         for table in self.tables.values():
             active = tuple(sorted(v.spec.bot_id for v in self.versions.values()
@@ -412,17 +418,13 @@ class League:
                     pod = [fitted.versions.index(v) for v in unit.versions if v in fitted.versions]
                     if len(pod) == len(unit.versions):
                         fitted = posterior.expecting(fitted, pod, len(unit.jobs) - len(unit.stored))
-            now.append(matchmaking.Table(table.name, table.players, fitted, active, chosen.get(table.name, {})))
+            now.append(matchmaking.Table(table.name, table.players, fitted, active, self.chosen.get(table.name, {})))
         return now
 
     def _waited(self) -> dict[str, int]:
         """Units chosen since each active version was last in one."""
-        last: dict[str, int] = {}
-        for unit in self.units.values():
-            for version in unit.versions:
-                last[version] = unit.number
-        top = max(self.units, default=-1)
-        return {bot_id: top - last.get(bot_id, -1) for bot_id, v in self.versions.items() if v.active}
+        top = self.next_number - 1
+        return {bot_id: top - self.last_in.get(bot_id, -1) for bot_id, v in self.versions.items() if v.active}
 
     def _unit(self, number: int, table: str, versions: tuple[str, ...], reason: str, test: str | None) -> Unit:
         """A unit's jobs: every rotation of its seats on one fresh seed."""
@@ -457,6 +459,7 @@ class League:
             unit.stored.add(record.job.key)
             if unit.done:
                 self.store.finish_league_unit(unit.number)
+                del self.units[unit.number]
                 if unit.test is not None:
                     self._count_test(unit)
         return record

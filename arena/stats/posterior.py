@@ -58,6 +58,8 @@ from arena.stats.pairs import Z95
 
 ANCHOR = 1500.0
 PRIOR_DRAWS = 2.0
+DRAWS_RANGE = (0.25, 8.0)  # the fitted prior's weight: a spread of 695 to 123 Elo
+_MAX_EM_STEPS = 50
 C = plackett.C
 _MAX_ITERATIONS = 100
 _TOLERANCE = 1e-7  # Elo
@@ -178,6 +180,29 @@ def fit(outcomes: Outcomes, prior_draws: float = PRIOR_DRAWS, start: Posterior |
     _, information = _derivatives(rankings, n, r, prior_draws)
     covariance = np.asarray(np.linalg.inv(information), dtype=np.float64)
     return Posterior(tuple(outcomes.versions), r + ANCHOR, covariance, prior_draws)
+
+
+def fit_to_field(outcomes: Outcomes, start: Posterior | None = None) -> Posterior:
+    """The posterior with the prior's weight fitted to the field: empirical
+    Bayes, the EM update of a normal prior's variance (``tau^2`` = the mean
+    over versions of their squared distance from the anchor plus their
+    posterior variance) turned into virtual draws, to convergence, starting
+    from ``start``'s (or ``PRIOR_DRAWS``) and kept within ``DRAWS_RANGE``.
+    A prior narrower than the field shrinks the best and worst versions
+    toward the anchor, and an adaptive design, which matches versions that
+    look close, turns that into intervals too narrow (bench/league.py
+    measured 0.91 of true ratings inside 95% intervals at a field of 400 Elo
+    with two draws, 0.95 with the field's own)."""
+    draws = start.prior_draws if start is not None else PRIOR_DRAWS
+    fitted = fit(outcomes, draws, start)
+    for _ in range(_MAX_EM_STEPS):
+        spread = float(np.mean((fitted.mean - ANCHOR) ** 2 + np.diag(fitted.covariance))) if len(fitted.mean) else 0.0
+        wanted = min(max(4.0 / (C * C * spread), DRAWS_RANGE[0]), DRAWS_RANGE[1]) if spread > 0 else draws
+        if abs(wanted - draws) <= 1e-3 * draws:
+            break
+        draws = wanted
+        fitted = fit(outcomes, draws, fitted)
+    return fitted
 
 
 def _log_posterior(rankings: plackett.Rankings, r: Vector, prior_draws: float) -> float:
