@@ -50,7 +50,7 @@ from arena.play.probe import probe_bots
 from arena.play.tournament import Request
 from arena.plurals import plural
 from arena.stats import matchmaking, posterior
-from arena.stats.sprt import NAMES, Sprt, pair_outcome
+from arena.stats.sprt import Sprt, pair_outcome, version_test_words
 from arena.stats.tables import table_name
 from arena.store import Store
 
@@ -487,18 +487,8 @@ class League:
             self.say("league: " + self.test_words(test))
 
     def test_words(self, test: Test) -> str:
-        new, old = self.versions[test.version].label, self.versions[test.predecessor].label
-        lower, upper = test.sprt.bounds
-        pairs = plural(test.pairs, "pair")
-        if test.verdict == "better":
-            return f"{new} is better than {old} (LLR {test.llr:.2f} ≥ {upper:.2f}, {pairs})"
-        if test.verdict == "not better":
-            return (f"{new} is not better than {old} by {test.sprt.elo1:g} Elo "
-                    f"(LLR {test.llr:.2f} ≤ {lower:.2f}, {pairs})")
-        if test.verdict == "undecided":
-            return f"{new} against {old}: undecided after {pairs} (LLR {test.llr:.2f})"
-        counts = ", ".join(f"{name} {count}" for name, count in zip(NAMES, test.counts))
-        return f"{new} against {old}: LLR {test.llr:.2f} after {pairs} ({counts}), bounds {lower:.2f}, {upper:.2f}"
+        return version_test_words(self.versions[test.version].label, self.versions[test.predecessor].label,
+                                  test.sprt, test.counts, test.llr, test.verdict)
 
     # -- what it is doing --------------------------------------------------------------------------
 

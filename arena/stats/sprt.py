@@ -157,3 +157,20 @@ class Sprt:
         if llr <= lower:
             return "H0 accepted"
         return None
+
+
+def version_test_words(new: str, old: str, sprt: Sprt, counts: Sequence[int], llr: float, verdict: str | None) -> str:
+    """A league's test of version ``new`` against its predecessor ``old``
+    in words (the log's and the site's): its verdict (``better``, ``not
+    better``, ``undecided`` at the pair limit, or None while it goes on)."""
+    lower, upper = sprt.bounds
+    pairs = sum(counts)
+    counted = f"{pairs} pair" + ("" if pairs == 1 else "s")
+    if verdict == "better":
+        return f"{new} is better than {old} (LLR {llr:.2f} ≥ {upper:.2f}, {counted})"
+    if verdict == "not better":
+        return f"{new} is not better than {old} by {sprt.elo1:g} Elo (LLR {llr:.2f} ≤ {lower:.2f}, {counted})"
+    if verdict == "undecided":
+        return f"{new} against {old}: undecided after {counted} (LLR {llr:.2f})"
+    detail = ", ".join(f"{name} {count}" for name, count in zip(NAMES, counts))
+    return f"{new} against {old}: LLR {llr:.2f} after {counted} ({detail}), bounds {lower:.2f}, {upper:.2f}"
