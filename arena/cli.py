@@ -893,6 +893,10 @@ def _gauntlet_line(result: dict[str, Any]) -> str:
 @click.option("--log-dir", type=click.Path(path_type=Path), default=None,
               help="Where the league's log (arena.log) and each bot's stderr go  [default: logs beside --db]")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option("--scheduler", "scheduler_address", default=None,
+              help="Dask scheduler address (with --executor dask).")
+@click.option("--worker-timeout", type=click.FloatRange(min=0), default=60.0, show_default=True,
+              help="With --executor dask: seconds games may wait for a usable worker before the league stops.")
 @click.option("--sprt", "sprt_elos", default="0,50", show_default=True, metavar="ELO0,ELO1",
               help="A new version's test against its predecessor: H0 it is ELO0 stronger, H1 ELO1 "
                    "(pentanomial GSPRT, logistic Elo, alpha = beta = 0.05).")
@@ -903,11 +907,11 @@ def _gauntlet_line(result: dict[str, Any]) -> str:
 @_fail_cleanly
 def league(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[int], option_texts: tuple[str, ...],
            workers: int, seed: int | None, move_timeout: float, startup_timeout: float, db: Path, out: Path,
-           log_dir: Path | None, executor: str, sprt_elos: str, test_pairs: int, stop_after: int | None) -> None:
+           log_dir: Path | None, executor: str, scheduler_address: str | None, worker_timeout: float,
+           sprt_elos: str, test_pairs: int, stop_after: int | None) -> None:
     """Run a standing competition: new versions enter as their files change, games are chosen where they teach most."""
     limits = _limits(move_timeout, startup_timeout)
-    if executor != "local":
-        raise ArenaError("arena league plays on the local executor for now (--executor local)")
+    runner = make_executor(executor, workers, scheduler_address, worker_timeout, notify=_say)
     try:
         sprt = Sprt(*_sprt_bounds(sprt_elos))
     except ValueError as exc:
@@ -926,9 +930,9 @@ def league(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[int]
         standing = League(store, list(bot_dirs), LeagueSettings(request, limits, sprt, test_pairs), key,
                           db.parent / f"{db.stem}-versions", say=_say_and_log)
         click.echo(f"league: {', '.join(request.games)} at {', '.join(map(str, request.players))} seats on "
-                   f"{plural(workers, 'job')}; logs in {log_dir}; site in {out}; stop it any time and start it "
+                   f"{runner.describe()}; logs in {log_dir}; site in {out}; stop it any time and start it "
                    "again to go on", err=True)
-        _run_league(standing, store, Path(out), LocalExecutor(workers, notify=_say), limits, log_dir, stop_after)
+        _run_league(standing, store, Path(out), runner, limits, log_dir, stop_after)
 
 
 def _say_and_log(line: str) -> None:
@@ -936,7 +940,7 @@ def _say_and_log(line: str) -> None:
     _say(line)
 
 
-def _run_league(standing: League, store: Store, out: Path, runner: LocalExecutor, limits: Limits,
+def _run_league(standing: League, store: Store, out: Path, runner: Executor, limits: Limits,
                 log_dir: Path, stop_after: int | None) -> None:
     """Play what the league chooses until it is stopped (a signal, or
     ``stop_after`` games), bringing the site up to date after every game

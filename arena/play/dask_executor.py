@@ -61,6 +61,7 @@ from arena.errors import ArenaError
 from arena.model import BotSpec, GameRecord, Job, Limits
 from arena.play.dask_worker import HEARTBEAT_EVERY, INSTALL_HINT, PROGRESS_TOPIC, play_match_task, probe_task
 from arena.play.match import match_log_dir, worker_deadline
+from arena.play.sources import MatchSource, Planned
 from arena.plurals import plural
 
 log = logging.getLogger(__name__)
@@ -134,7 +135,14 @@ class DaskExecutor:
 
     def run(self, matches: list[list[Job]], specs: dict[str, BotSpec], limits: Limits,
             log_dir: Path | None) -> Iterator[GameRecord]:
-        if not matches:
+        return self.play(Planned(matches, specs), limits, log_dir)
+
+    def play(self, source: MatchSource, limits: Limits, log_dir: Path | None) -> Iterator[GameRecord]:
+        """Play what ``source`` hands out until it is finished (a plan is
+        queued whole, as it is made once; a league is asked whenever the
+        usable workers have room, so that each match is chosen from the
+        latest results); yield each game as it finishes."""
+        if source.finished:
             return
         cluster = self._start_local_cluster() if self.scheduler is None else None
         try:
@@ -147,7 +155,7 @@ class DaskExecutor:
             link = _dashboard_link(client)
             if link:
                 self._say(f"dask dashboard: {link}", logging.INFO)
-            yield from _Session(self, client, matches, specs, limits, log_dir).play()
+            yield from _Session(self, client, source, limits, log_dir).play()
         finally:
             client.close()
             if cluster is not None:
@@ -249,18 +257,14 @@ def _dashboard_link(client: Client) -> str | None:
 _TICK = 0.5  # seconds between looks at the cluster's workers
 
 
-def _ship_bots(client: Client, matches: list[list[Job]], specs: dict[str, BotSpec]) -> dict[str, Any]:
-    """A future per bot the matches need, keyed by its content hash, so the
-    cluster holds each bot once whatever the number of tournaments. The task
-    is ``dict`` on plain data, so any worker can hold it, even one without
+def _ship_bot(client: Client, spec: BotSpec) -> Any:
+    """A future holding a bot, keyed by its content hash, so the cluster
+    holds each bot once whatever the number of tournaments. The task is
+    ``dict`` on plain data, so any worker can hold it, even one without
     arena (a BotBundle would need arena to be unpickled)."""
-    needed = sorted({bot_id for match in matches for job in match for bot_id in job.seats})
-    futures: dict[str, Any] = {}
-    for bot_id in needed:
-        bundle = pack_bot(specs[bot_id])
-        futures[bot_id] = client.submit(dict, dataclasses.asdict(bundle), pure=False,
-                                        key=f"arena-bot-{bundle.content_hash}-{bundle.entry}")
-    return futures
+    bundle = pack_bot(spec)
+    return client.submit(dict, dataclasses.asdict(bundle), pure=False,
+                         key=f"arena-bot-{bundle.content_hash}-{bundle.entry}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -291,6 +295,7 @@ class _Worker:
     label: str
     threads: int = 1
     problem: str | None = None
+    asked: set[str] = dataclasses.field(default_factory=set)  # the bots it was asked to start
     bots_ok: set[str] | None = None
     bots_failed: dict[str, str] = dataclasses.field(default_factory=dict)
     live: bool = True
@@ -304,18 +309,15 @@ class _Session:
     workers as they join, sends each part of a match only to workers that can
     play it, notices lost workers, and gives up when games wait too long."""
 
-    def __init__(self, executor: DaskExecutor, client: Client, matches: list[list[Job]],
-                 specs: dict[str, BotSpec], limits: Limits, log_dir: Path | None) -> None:
-        self.executor, self.client, self.limits, self.log_dir = executor, client, limits, log_dir
-        self.names = {bot_id: spec.name for bot_id, spec in specs.items()}
-        self.bundles = _ship_bots(client, matches, specs)
+    def __init__(self, executor: DaskExecutor, client: Client, source: MatchSource, limits: Limits,
+                 log_dir: Path | None) -> None:
+        self.executor, self.client, self.source, self.limits, self.log_dir = executor, client, source, limits, log_dir
+        self.names: dict[str, str] = {}
+        self.bundles: dict[str, Any] = {}  # a future per bot shipped (_ship_bot)
         self.level = logging.getLogger("arena").getEffectiveLevel()
         self.run_id = uuid.uuid4().hex[:8]
         self.queue: list[tuple[_Part, list[Job]]] = []
-        for number, match in enumerate(matches):
-            bots = tuple(sorted({bot_id for job in match for bot_id in job.seats}))
-            key = f"arena-match-{self.run_id}-{number}-{match[0].game}-r{match[0].round}"
-            self.queue.append((_Part(key, match, bots, 0), match))
+        self.parts = 0  # matches taken from the source
         self.pending: dict[Any, tuple[_Part, list[Job], frozenset[str]]] = {}
         self.probing: dict[Any, str] = {}
         self.workers: dict[str, _Worker] = {}
@@ -341,11 +343,33 @@ class _Session:
         self.failures: dict[str, str] = {}  # game key: how its first worker was lost
         self.failed: list[GameRecord] = []  # referee failures, to hand back
 
+    def _take(self) -> None:
+        """Queue what the source hands out: a plan whole, a league while the
+        queue is shorter than the usable workers' threads (or ``--jobs``
+        before any is usable); each new bot shipped, and started on every
+        usable worker."""
+        room = sum(w.threads for w in self.workers.values() if w.live and w.problem is None) or self.executor.workers
+        whole = isinstance(self.source, Planned)
+        while (whole or len(self.queue) < room) and (match := self.source.next_match()) is not None:
+            for bot_id, spec in match.specs.items():
+                if bot_id not in self.bundles:
+                    self.bundles[bot_id] = _ship_bot(self.client, spec)
+                    self.names[bot_id] = spec.name
+            bots = tuple(sorted({bot_id for job in match.jobs for bot_id in job.seats}))
+            key = f"arena-match-{self.run_id}-{self.parts}-{match.jobs[0].game}-r{match.jobs[0].round}"
+            self.parts += 1
+            self.queue.append((_Part(key, match.jobs, bots, 0), match.jobs))
+        self._start_bots()
+
     def play(self) -> Iterator[GameRecord]:
         self.client.subscribe_topic(PROGRESS_TOPIC, self._on_progress)
         try:
             next_look = 0.0
-            while self.queue or self.pending:
+            self._take()
+            while self.queue or self.pending or not self.source.finished:
+                if not isinstance(self.source, Planned):
+                    self._take()
+                    self._dispatch()
                 if time.monotonic() >= next_look:
                     self._look()
                     next_look = time.monotonic() + _TICK
@@ -470,9 +494,19 @@ class _Session:
                 self.executor._say(f"{label} is unusable: {worker.problem}")
                 continue
             log.info("%s joined: starting each bot once there", label)
-            future = self.client.submit(probe_task, list(self.bundles.values()), self.limits,
-                                        key=f"arena-probe-{self.run_id}-{address}", pure=False,
-                                        workers=[address], allow_other_workers=False)
+        self._start_bots()
+
+    def _start_bots(self) -> None:
+        """Have every usable worker start each bot shipped that it has not
+        been asked to start yet (once: a task pinned to it)."""
+        for address, worker in self.workers.items():
+            new = sorted(set(self.bundles) - worker.asked)
+            if not new or not worker.live or worker.problem is not None:
+                continue
+            future = self.client.submit(probe_task, [self.bundles[bot_id] for bot_id in new], self.limits,
+                                        key=f"arena-probe-{self.run_id}-{address}-{len(worker.asked)}",
+                                        pure=False, workers=[address], allow_other_workers=False)
+            worker.asked.update(new)
             self.probing[future] = address
             self.completed.add(future)
 
@@ -481,7 +515,7 @@ class _Session:
         worker = self.workers[address]
         problems = _result(outcome, f"the bot check {future.key}")
         future.release()
-        worker.bots_ok = {bot_id for bot_id, problem in problems.items() if problem is None}
+        worker.bots_ok = (worker.bots_ok or set()) | {bot_id for bot_id, problem in problems.items() if problem is None}
         for bot_id, problem in sorted(problems.items()):
             if problem is not None:
                 worker.bots_failed[bot_id] = problem

@@ -20,7 +20,6 @@ import os
 import signal
 import time
 import traceback
-from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -33,49 +32,13 @@ from arena.errors import ArenaError
 from arena.games.replays import with_replay
 from arena.model import BotSpec, Event, GameRecord, Job, Limits
 from arena.play.match import play_match, worker_deadline
+from arena.play.sources import MatchSource, Planned
 
 log = logging.getLogger(__name__)
 
 
 # The distribution (dice-arena) is not on PyPI; "arena" there is another project.
 DASK_INSTALL_HINT = "pip install --find-links vendor '.[dask]' in arena's checkout"
-
-
-@dataclass(frozen=True)
-class Match:
-    """Games between the same bots, played in order by one set of their
-    processes (arena.play.plan.group_into_matches), and the bots' specs."""
-
-    jobs: list[Job]
-    specs: dict[str, BotSpec]
-
-
-class MatchSource(Protocol):
-    """Where the matches of a run come from, asked whenever a worker is
-    free: a plan made once (``Planned``) or a league choosing as it goes."""
-
-    def next_match(self) -> Match | None:
-        """The next match, or None when there is nothing to play just now."""
-        ...
-
-    @property
-    def finished(self) -> bool:
-        """Whether nothing more will ever come."""
-        ...
-
-
-class Planned:
-    """A fixed list of matches, handed out in order."""
-
-    def __init__(self, matches: list[list[Job]], specs: dict[str, BotSpec]) -> None:
-        self.matches, self.specs = deque(matches), specs
-
-    def next_match(self) -> Match | None:
-        return Match(self.matches.popleft(), self.specs) if self.matches else None
-
-    @property
-    def finished(self) -> bool:
-        return not self.matches
 
 
 # Hears each event of each game as it happens (a live view): the game, the
@@ -99,6 +62,11 @@ class Executor(Protocol):
     def run(self, matches: list[list[Job]], specs: dict[str, BotSpec], limits: Limits,
             log_dir: Path | None) -> Iterator[GameRecord]:
         """Play the matches; yield each game as it finishes, in any order."""
+        ...
+
+    def play(self, source: MatchSource, limits: Limits, log_dir: Path | None) -> Iterator[GameRecord]:
+        """Play what ``source`` hands out until it is finished; yield each
+        game as it finishes, in any order."""
         ...
 
 

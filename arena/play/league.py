@@ -44,9 +44,9 @@ from arena.bots.discovery import find_every_bot
 from arena.errors import ArenaError
 from arena.games import get_game
 from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, StoredGame, Termination
-from arena.play.executors import Match
 from arena.play.plan import option_text
 from arena.play.probe import probe_bots
+from arena.play.sources import Match
 from arena.play.tournament import Request
 from arena.plurals import plural
 from arena.stats import matchmaking, posterior
