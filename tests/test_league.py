@@ -111,3 +111,23 @@ def test_a_league_enters_versions_tests_them_retires_bots_and_survives_sigkill(t
         assert len(keys) == len(json.loads(versions)), (number, keys)
     assert len(after) >= len(before) + 6
     assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_a_league_on_dask_plays_a_new_version_on_the_workers_already_running(tmp_path):
+    random_bots(tmp_path / "bots", ["alpha", "beta"])
+    db = tmp_path / "league.db"
+    league = _start(tmp_path, "--executor", "dask")
+    try:
+        _wait_for("two stored games", lambda: (_rows(db, "SELECT count(*) FROM games") or [(0,)])[0][0] >= 2,
+                  120, league)
+        shutil.copy(GREEDY_BOT, tmp_path / "bots" / "alpha.py")
+        [(new,)] = _wait_for("alpha's new version", lambda: _rows(
+            db, "SELECT version FROM league_versions WHERE name = 'alpha' AND number = 2"), 30, league)
+        _wait_for("a game of the new version", lambda: _rows(db, "SELECT 1 FROM games WHERE seats LIKE ?",
+                                                             f'%"{new}"%'), 60, league)
+        league.send_signal(signal.SIGTERM)
+        assert league.wait(timeout=60) == 130
+    finally:
+        if league.poll() is None:
+            os.killpg(league.pid, signal.SIGKILL)
+    assert "league stopped" in (tmp_path / "league.out").read_text()

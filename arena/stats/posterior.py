@@ -32,14 +32,15 @@ outcome" of Glicko's and TrueSkill's updates.
 
 **Value of a unit.** A unit (a seat-swapped pair, or a pod's rotations) of
 g games among seats A adds ``g M`` to the information (M as above). The
-expected shrinkage of the standings' uncertainty is the fall of the
-covariance's trace (the sum of the ratings' variances: the A-optimal
-criterion of Bayesian experimental design, Chaloner and Verdinelli 1995),
-by Woodbury's identity
+expected shrinkage of the standings' uncertainty is the fall of the trace
+of the covariance of the ratings less their mean (the sum of the standings'
+variances: the A-optimal criterion of Bayesian experimental design,
+Chaloner and Verdinelli 1995), by Woodbury's identity
 
-    tr Sigma - tr (Sigma^-1 + A gM A^T)^-1 = tr((I + gM S)^-1 gM G_AA)
+    tr P Sigma P - tr P (Sigma^-1 + A gM A^T)^-1 P = tr((I + gM S)^-1 gM G_AA)
 
-with ``S = Sigma_AA`` and ``G = Sigma Sigma``: a k-by-k solve per candidate.
+with ``P = I - J/n`` (centring), ``S = Sigma_AA`` and ``G = Sigma P Sigma``:
+a k-by-k solve per candidate.
 Per game (divided by g), so that pairs and pods compare at what they cost.
 """
 
@@ -134,14 +135,22 @@ class Posterior:
     def rating(self, version: str) -> float:
         return float(self.mean[self.versions.index(version)])
 
+    def centred(self) -> Matrix:
+        """The covariance of the ratings less their mean: what a standing
+        is (games tell differences only; the field's level is the prior's,
+        and its uncertainty, shared by every rating, is no one's)."""
+        n = len(self.versions)
+        centre = np.eye(n) - np.full((n, n), 1.0 / n)
+        return np.asarray(centre @ self.covariance @ centre)
+
     def error(self, version: str) -> float:
-        """Half-width of the 95% interval."""
+        """Half-width of the 95% interval of the version's standing in the field."""
         k = self.versions.index(version)
-        return Z95 * math.sqrt(max(0.0, float(self.covariance[k, k])))
+        return Z95 * math.sqrt(max(0.0, float(self.centred()[k, k])))
 
     def widths(self) -> Vector:
-        """Every version's 95% interval width (twice the half-width)."""
-        return np.asarray(2 * Z95 * np.sqrt(np.clip(np.diag(self.covariance), 0.0, None)))
+        """Every version's 95% interval width in the field (twice the half-width)."""
+        return np.asarray(2 * Z95 * np.sqrt(np.clip(np.diag(self.centred()), 0.0, None)))
 
 
 def prior_only(versions: Sequence[str], prior_draws: float = PRIOR_DRAWS) -> Posterior:
@@ -266,7 +275,8 @@ def unit_values(posterior: Posterior, pods: npt.NDArray[np.intp], games: int) ->
     k = pods.shape[1]
     information = games * game_information(posterior.mean[pods])
     s = sigma[pods[:, :, None], pods[:, None, :]]
-    square = sigma @ sigma
+    n = len(posterior.versions)
+    square = sigma @ (np.eye(n) - np.full((n, n), 1.0 / n)) @ sigma
     g = square[pods[:, :, None], pods[:, None, :]]
     system = np.eye(k)[None, :, :] + information @ s
     fall = np.linalg.solve(system, information @ g)
