@@ -83,7 +83,8 @@ def test_a_units_value_is_the_fall_of_the_standings_variances_per_game():
     information[np.ix_(pod[0], pod[0])] = 3 * posterior.game_information(fitted.mean[pod])[0]
     after = np.linalg.inv(np.linalg.inv(fitted.covariance) + information)
     centre = np.eye(4) - np.full((4, 4), 0.25)
-    assert value == pytest.approx((np.trace(centre @ fitted.covariance @ centre) - np.trace(centre @ after @ centre)) / 3)
+    standings_before, standings_after = centre @ fitted.covariance @ centre, centre @ after @ centre
+    assert value == pytest.approx((np.trace(standings_before) - np.trace(standings_after)) / 3)
     assert posterior.expecting(fitted, pod[0], 3).covariance == pytest.approx(after)
 
 
