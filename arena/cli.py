@@ -918,6 +918,8 @@ def league(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[int]
         raise ArenaError(str(exc)) from None
     log_dir = _log_dir_beside(db, log_dir)
     games = [g.strip() for g in game_names.split(",") if g.strip()] or None
+    if 1 in player_counts:
+        raise ArenaError("a league plays games of 2 to 4 seats (--players); solo games have no opponents to choose")
     request = check_request(games, player_counts, list(option_texts))
     for folder in bot_dirs:
         if not folder.is_dir():

@@ -42,8 +42,7 @@ from typing import Any
 from arena import results
 from arena.bots.discovery import find_every_bot
 from arena.errors import ArenaError
-from arena.games import get_game
-from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, StoredGame, Termination
+from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits, Termination
 from arena.play.plan import option_text
 from arena.play.probe import probe_bots
 from arena.play.sources import Match
@@ -197,13 +196,13 @@ class League:
                         json.loads(row["counts"]), row["verdict"], row["llr"] or 0.0)
             self.tests[test.version] = test
         for game in store.games(solo=False):
-            self._rate(game)
+            self._rate(game.game, game.seats, game.options, game.placements, game.termination)
         done = store.stored_keys()
         for row in store.league_units():
             versions = tuple(json.loads(row["versions"]))
             self._count_choice(row["number"], row["table_name"], versions, row["test"])
             if row["done_at"] is None:
-                unit = self._unit(row["number"], row["table_name"], versions, row["reason"], row["test"])
+                unit = self._unit(row["number"], row["table_name"], row["game"], versions, row["reason"], row["test"])
                 unit.stored = {job.key for job in unit.jobs if job.key in done}
                 self.queue.extend(job for job in unit.jobs if job.key not in unit.stored)
                 self.units[unit.number] = unit
@@ -224,12 +223,14 @@ class League:
             return None
         return spec
 
-    def _rate(self, game: StoredGame) -> None:
-        if game.termination is Termination.REFEREE_FAILURE:
-            return
-        table = self.tables.get(table_name(game.game, game.players))
-        if table is not None and not game.options:
-            table.add(game.seats, game.placements)
+    def _rate(self, game: str, seats: tuple[str, ...], options: dict[str, Any], placements: tuple[int, ...],
+              termination: Termination) -> None:
+        """A stored game into its table's posterior: one of the league's
+        tables, played with the league's options for its game."""
+        table = self.tables.get(table_name(game, len(seats)))
+        if (table is not None and termination is not Termination.REFEREE_FAILURE
+                and options == self.settings.request.options.get(game, {})):
+            table.add(seats, placements)
 
     # -- versions ------------------------------------------------------------------------------
 
@@ -371,7 +372,8 @@ class League:
         test = self._test_due()
         if test is not None:
             versions: tuple[str, ...] = (test.version, test.predecessor)
-            table, reason = table_name(self._test_game(test), 2), "test"
+            game = self._test_game(test)
+            table, reason = table_name(game, 2), "test"
         else:
             choice = matchmaking.choose(self._tables_now(), self._waited())
             if choice is None:
@@ -381,9 +383,10 @@ class League:
                                     f"({plural(active, 'active version')} now)")
                 return None
             versions, table, reason = choice.versions, choice.table, choice.reason
+            game = self.tables[table].game
         self.waiting_for = None
-        unit = self._unit(number, table, versions, reason, test.version if test else None)
-        self.store.add_league_unit({"number": number, "table_name": table, "game": unit.jobs[0].game,
+        unit = self._unit(number, table, game, versions, reason, test.version if test else None)
+        self.store.add_league_unit({"number": number, "table_name": table, "game": game,
                                     "players": len(versions), "versions": json.dumps(list(versions)),
                                     "reason": reason, "test": unit.test, "chosen_at": time.time(),
                                     "done_at": None})
@@ -426,12 +429,11 @@ class League:
         top = self.next_number - 1
         return {bot_id: top - self.last_in.get(bot_id, -1) for bot_id, v in self.versions.items() if v.active}
 
-    def _unit(self, number: int, table: str, versions: tuple[str, ...], reason: str, test: str | None) -> Unit:
-        """A unit's jobs: every rotation of its seats on one fresh seed."""
-        game = next(t.game for t in self.tables.values() if t.name == table) if table in self.tables \
-            else table.partition("/")[0]
-        get_game(game)
-        options = self.settings.request.options.get(game, {}) if table in self.tables else {}
+    def _unit(self, number: int, table: str, game: str, versions: tuple[str, ...], reason: str,
+              test: str | None) -> Unit:
+        """A unit's jobs: every rotation of its seats on one fresh seed, with
+        the game's options of the league."""
+        options = self.settings.request.options.get(game, {})
         seed = self.key.derive(f"league/u{number}")
         jobs = []
         for turn in range(len(versions)):
@@ -451,10 +453,8 @@ class League:
         self.stored_count += 1
         self.finished_at.append(time.time())
         unit = self.units.get(record.job.round)
-        if record.termination is not Termination.REFEREE_FAILURE:
-            table = self.tables.get(table_name(record.job.game, len(record.job.seats)))
-            if table is not None and not record.job.options:
-                table.add(record.job.seats, record.placements)
+        job = record.job
+        self._rate(job.game, job.seats, job.options, record.placements, record.termination)
         if unit is not None and record.job.key in {job.key for job in unit.jobs}:
             unit.stored.add(record.job.key)
             if unit.done:
