@@ -111,7 +111,7 @@ FORFEITS = (Termination.TIMEOUT, Termination.CRASH, Termination.ILLEGAL, Termina
 @dataclass(frozen=True)
 class Limits:
     """Per-bot-process limits. Defaults are safe for a shared machine and
-    generous for an honest bot; see the README for what each one protects.
+    generous for an honest bot; docs/explanation/trust-model.md says what each one protects.
 
     ``isolation`` is ``box`` (every bot in a bubblewrap sandbox of its own,
     arena.bots.isolation) or ``none`` (unsafe, for machines without it).

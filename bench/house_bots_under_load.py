@@ -18,7 +18,7 @@ and its forfeits on time.
 
     .venv/bin/python bench/house_bots_under_load.py [--rounds 3] [--move-timeout 0.2] [--burners 2] [--keep DIR]
 
-README ("The bundled bots") and search_bot.py's docstring give the margin
+docs/explanation/house-bots.md and search_bot.py's docstring give the margin
 chosen from these figures.
 """
 

@@ -15,7 +15,7 @@ the midpoint and elo1. Each game of a pair is drawn independently:
 
 The adjusted result's variance is then ``k / (k + 1)`` of the raw one's, so
 ``k`` is set from the ratio ``bench/luck.py`` measured on real games between
-the house bots (README, "Luck of the dice"): ``--ratios 0.04,0.39,0.94``
+the house bots (docs/explanation/luck.md): ``--ratios 0.04,0.39,0.94``
 (Slyyde, Detour, Roundabout; search against greedy, two seats). Adjusted
 scores are a mixture, not normal: most near the mean, some a whole point
 off (a game lost from a winning position), which is what the normal test

@@ -27,7 +27,7 @@ from arena.store import _create_event_views, arena_events, arena_json
 REPO = Path(__file__).resolve().parent.parent
 RANDOM_BOT = REPO / "bots" / "random_bot.py"
 ARENA = [sys.executable, "-m", "arena.cli"]
-# ARENA_LONG_TESTS=1: the long checks (README, "The tests").
+# ARENA_LONG_TESTS=1: the long checks (docs/how-to/run-the-tests.md).
 LONG_TESTS = bool(os.environ.get("ARENA_LONG_TESTS"))
 
 
@@ -49,7 +49,7 @@ def stored_game(game: str, seats: list[str], winners: list[int], **fields) -> St
 
 def reference_standings(db: Path) -> dict[tuple[str, str], dict[str, float]]:
     """Each table's Elo and counts per bot, worked out here from the games
-    table alone, the way README's "Ratings" section states the rules, to check
+    table alone, the way docs/explanation/ratings.md states the rules, to check
     what arena.stats computed against: K = 16, every bot starts at 1500,
     expectation 1 / (1 + 10^((r_other - r) / 400)); a game of k seats is one
     result between every two seats held by different bots, by place, all

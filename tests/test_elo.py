@@ -84,7 +84,7 @@ def test_score_is_pairwise_points_and_first_places_are_their_own_column():
 
 
 def test_a_game_of_three_or_four_seats_is_one_result_per_pair_from_the_ratings_before_it():
-    """Worked by hand from the rule (README, "Elo"): K = 16, expectation
+    """Worked by hand from the rule (docs/explanation/ratings.md): K = 16, expectation
     E(x, y) = 1 / (1 + 10^((y - x) / 400)), every pair of seats one result.
 
     Game 1, three seats a, b, c at 1500, places (1, 2, 3): each pair between

@@ -263,7 +263,7 @@ def test_a_bot_against_a_copy_of_itself_does_not_accept_h1(tmp_path):
     result = json.loads(run.stdout)
     assert result["verdict"] in ("inconclusive", "H0 accepted")
     assert result["pairs"] <= 8 and sum(result["pentanomial"].values()) == result["pairs"]
-    assert list(result["pentanomial"]) == ["LL", "LD", "DD+WL", "WD", "WW"]  # a pair scoring 1 as README says
+    assert list(result["pentanomial"]) == ["LL", "LD", "DD+WL", "WD", "WW"]  # a pair scoring 1: docs/how-to/gauntlet.md
     assert result["bounds"] == pytest.approx([-2.9444, 2.9444])
     assert {"llr", "elo", "elo_low", "elo_high", "score"} <= set(result)
 

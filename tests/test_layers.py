@@ -1,4 +1,4 @@
-"""The packages are layers that only point down (README, "Architecture"):
+"""The packages are layers that only point down (docs/explanation/architecture.md):
 import-linter's contracts in pyproject.toml, checked here as in CI."""
 
 from __future__ import annotations

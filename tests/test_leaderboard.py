@@ -242,7 +242,7 @@ def replay_pages(out: Path) -> dict[Path, int]:
 def bradley_terry_check(games: list[tuple[str, str, float]], rated: dict[str, tuple[float, float]]) -> None:
     """That ``rated`` (bot: rating, error) is the Bradley–Terry maximum of
     these two-seat games (a, b, a's score), worked out here from the model
-    README states: P(a beats b) = 1 / (1 + 10^((r_b - r_a) / 400)), a draw
+    docs/explanation/ratings.md states: P(a beats b) = 1 / (1 + 10^((r_b - r_a) / 400)), a draw
     half a win. At the maximum each bot's expected points equal its points
     (the likelihood's gradient is zero), the ratings average 1500, and the
     95% interval is 1.96 standard deviations from the inverse of the

@@ -276,7 +276,7 @@ def test_a_records_decision_times_are_told_apart_by_seat():
 
 
 def test_sqlite_utils_reads_the_moves_through_arenas_plugin(tmp_path):
-    """sqlite-utils (a dependency, the tool README names) loads arena's
+    """sqlite-utils (a dependency, the tool docs/how-to/query-results.md names) loads arena's
     plugin, which gives its connections arena_json: the views read."""
     record = played("k1", 4)
     with Store(tmp_path / "r.db", writer=True) as store:

@@ -37,8 +37,8 @@ of it (``clone``, ``legal_actions``, ``apply_action``, ``chance_request``,
 at its deadline is cut short, not finished. The margin is what the
 referee's clock was measured to count beyond a bot's thinking on a loaded
 machine (being scheduled after its wake-up, reading, answering, the
-machine's pauses), with ``bench/house_bots_under_load.py``; README's "The
-house bots" gives the figures, and ``tests/test_house_bots.py`` plays it at
+machine's pauses), with ``bench/house_bots_under_load.py``; docs/explanation/house-bots.md
+gives the figures, and ``tests/test_house_bots.py`` plays it at
 0.2 s with both cores loaded.
 
 It never spends more processor time than its process is allowed (the

@@ -1,6 +1,6 @@
 """What a game brings to arena: one ``GameSpec``, which the game's package
 exports and registers under the ``arena.games`` entry point group (see
-arena.games for the registry, README's "Adding a game" for a walk-through).
+arena.games for the registry, docs/how-to/add-a-game.md for a walk-through).
 """
 
 from __future__ import annotations

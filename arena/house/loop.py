@@ -26,7 +26,7 @@ from arena.house.evaluations import evaluated_games, evaluator
 # parsing the request, answering, and the pauses of a loaded machine. A
 # house bot thinks until a share of the move time, but never later than
 # this before its end: at --move-timeout 0.2, 50 ms of thinking. Chosen
-# with bench/house_bots_under_load.py (README, "The house bots", has the
+# with bench/house_bots_under_load.py (docs/explanation/house-bots.md has the
 # figures): with both cores busy, the search bot's own time from reading
 # decide to answering reached 101 ms (its thinking 50 ms), the referee's
 # clock 133 ms.

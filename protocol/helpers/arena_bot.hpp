@@ -31,7 +31,7 @@
 // compiled program, and `bot.json` with {"command": ["./my_bot"]}; for
 // example `g++ -std=c++17 -O2 -o my_bot my_bot.cpp` (add `-static` for a
 // program that runs on a machine without your compiler's libraries, such as
-// a Dask worker). README.md, "Compiled bots", says what the box offers.
+// a Dask worker). docs/how-to/compiled-bots.md says what the box offers.
 
 #pragma once
 

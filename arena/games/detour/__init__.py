@@ -1,4 +1,4 @@
-"""Detour as one GameSpec, its parts beside it (README, "Adding a game")."""
+"""Detour as one GameSpec, its parts beside it (docs/how-to/add-a-game.md)."""
 
 from importlib.resources import files
 

@@ -1,4 +1,4 @@
-"""Slyyde as one GameSpec, its parts beside it (README, "Adding a game")."""
+"""Slyyde as one GameSpec, its parts beside it (docs/how-to/add-a-game.md)."""
 
 from importlib.resources import files
 
