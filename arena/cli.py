@@ -227,6 +227,11 @@ class _OneLineErrors(click.Group):
             sys.exit(1)
 
 
+def _explained(page: str, what: str) -> str:
+    """A command's --help epilog: the documentation page that explains it."""
+    return f"Explained ({what}) in docs/{page} of arena's documentation (mkdocs serve shows it as a site)."
+
+
 @click.group(cls=_OneLineErrors)
 @click.version_option(package_name="dice-arena")
 def main() -> None:
@@ -262,7 +267,7 @@ def _say_skipped_files() -> None:
         discovery.addHandler(_Terminal(logging.WARNING))
 
 
-@main.command()
+@main.command(epilog=_explained("explanation/tournaments.md", "what a tournament plays, and how it resumes"))
 @bots_option
 @click.option("--games", "game_names", default="", help="Comma-separated games (default: all).")
 @click.option("--players", "player_counts", default="2", show_default=True, callback=_counts,
@@ -369,7 +374,7 @@ def _say_referee_failures(store: Store) -> None:
 def _free_cores(games_here: int) -> int:
     """The cores of this machine that games played here leave free: luck
     workers there cost the games nothing, while on cores the games use they
-    slowed them (bench/luck_cost.py, README "Luck of the dice")."""
+    slowed them (bench/luck_cost.py, docs/explanation/luck.md)."""
     return max(0, (os.cpu_count() or 1) - games_here)
 
 
@@ -460,7 +465,7 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
 
 
-@main.command()
+@main.command(epilog=_explained("explanation/tournaments.md", "seat-swapped pairs and pods"))
 @click.argument("bot_names", nargs=-1, required=True, metavar="BOT BOT [BOT [BOT]]")
 @click.option("--game", "game_name", required=True, help="The game to play.")
 @click.option("--rounds", type=click.IntRange(min=1), default=1, show_default=True,
@@ -567,7 +572,7 @@ def print_rules(game_name: str) -> None:
     click.echo(get_spec(game_name).rules.read_text(encoding="utf-8"), nl=False)
 
 
-@main.command("bots")
+@main.command("bots", epilog=_explained("explanation/trust-model.md", "the box every bot runs in"))
 @bots_option
 @limits_options
 @_fail_cleanly
@@ -586,7 +591,7 @@ def list_bots(bot_dirs: tuple[Path, ...], move_timeout: float, startup_timeout: 
         raise ArenaError("no usable bot")
 
 
-@main.command()
+@main.command(epilog=_explained("explanation/ratings.md", "the ratings and their intervals"))
 @click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
               help="The results database (SQLite).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json", "csv", "pairs-csv"]),
@@ -654,7 +659,7 @@ def _rewrite_ratings(store: Store) -> ratings_cache.Rated:
     return ratings_cache.rewrite(store)
 
 
-@main.command("leaderboard")
+@main.command("leaderboard", epilog=_explained("explanation/leaderboard.md", "how the site is built"))
 @click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
               help="The results database (SQLite).")
 @click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True)
@@ -783,7 +788,7 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
     return elo0, elo1
 
 
-@main.command()
+@main.command(epilog=_explained("explanation/gauntlet-statistics.md", "the sequential tests"))
 @click.argument("candidate")
 @click.option("--vs", "opponents", multiple=True, required=True, metavar="BOT",
               help="An opponent (repeatable): the candidate plays seat-swapped pairs against each.")
@@ -796,7 +801,7 @@ def _sprt_bounds(value: str) -> tuple[float, float]:
                    "is ELO0 stronger, or H1: ELO1 stronger.")
 @click.option("--luck-adjusted", is_flag=True,
               help="With --sprt: test the candidate's luck-adjusted pair scores (points less the luck of the "
-                   "dice; a normal GSPRT, see README) instead of the pentanomial counts.")
+                   "dice; a normal GSPRT: docs/explanation/gauntlet-statistics.md) instead of the pentanomial counts.")
 @click.option("--alpha", type=float, default=0.05, show_default=True,
               help="With --sprt: the chance of accepting H1 when H0 holds.")
 @click.option("--beta", type=float, default=0.05, show_default=True,
@@ -874,7 +879,7 @@ def _gauntlet_line(result: dict[str, Any]) -> str:
 
 # arena league -----------------------------------------------------------------
 
-@main.command()
+@main.command(epilog=_explained("explanation/league.md", "how the league chooses its games"))
 @bots_option
 @click.option("--games", "game_names", default="", help="Comma-separated games (default: all).")
 @click.option("--players", "player_counts", default="2", show_default=True, callback=_counts,
@@ -977,7 +982,7 @@ def _run_league(standing: League, store: Store, out: Path, runner: Executor, lim
 
 # arena check ------------------------------------------------------------------
 
-@main.command("check")
+@main.command("check", epilog=_explained("explanation/trust-model.md", "the limits a bot is checked against"))
 @click.argument("bot_name", metavar="BOT")
 @bots_option
 @limits_options
