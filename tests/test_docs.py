@@ -144,9 +144,11 @@ def test_the_site_in_a_real_browser(tmp_path, browser):
 def run_tutorial(page: Path, folder: Path) -> list[tuple[str, subprocess.CompletedProcess]]:
     """Every command (``$ `` lines of console blocks) and file (blocks with a
     ``title``) of a tutorial, in order, from an empty ``folder``, as a reader
-    would: ``arena`` and ``python3`` are the installed ones."""
+    would: ``arena`` and ``python3`` are the installed ones, and
+    ``$ARENA_CHECKOUT`` is this repository."""
     env = arena_environment(None)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env["ARENA_CHECKOUT"] = str(REPO)
     cwd = folder
     ran = []
     for language, info, body in BLOCK.findall(page.read_text()):
@@ -187,3 +189,12 @@ def test_your_first_competition_as_written(tmp_path):
     standings = ran[-1][1].stdout
     for bot in ("random_bot", "greedy_bot"):
         assert re.search(rf"^slyyde\s+{bot}\s", standings, re.M), standings
+
+
+@pytest.mark.slow
+def test_a_bot_in_another_language_as_written(tmp_path, node, gpp):
+    ran = run_tutorial(DOCS / "how-to" / "compiled-bots.md", tmp_path)
+    checked = [result.stdout for command, result in ran if command.startswith("arena check")]
+    assert len(checked) == 3
+    for name, output in zip(("first_js", "java_first", "example_bot"), checked):
+        assert f"{name} is fit for a tournament" in output, output

@@ -13,10 +13,10 @@
 // Promise of one if you need to await something. Pass `onUpdate` as a fourth
 // argument to ask for, and receive, every event of the game.
 //
-// Put the helper where the referee will not take it for a bot: in a folder
-// bot (`bots/my_bot/` holding `bot.json` with {"command": ["node", "bot.js"]},
-// your `bot.js` and this file), or as `_arena_bot.js` (names starting with
-// "_" are skipped) if your bot is a single `.js` file in the bots folder.
+// Put the helper in a folder bot: `bots/my_bot/` holding `bot.json` with
+// {"command": ["node", "bot.js"]}, your `bot.js` and this file. (A bot that is
+// a single `.js` file in the bots folder has only that file in its box, so it
+// cannot require this one.)
 
 "use strict";
 
