@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import click
 from multiprocessing_logging import MultiProcessingHandler
@@ -29,9 +29,9 @@ from arena.games import SPECS, broken_plugins, get_spec
 from arena.games.base import InvalidOptions
 from arena.games.replays import with_replay
 from arena.luck.stored import IdleLuck, Measured, measure_missing
-from arena.model import BotSpec, DiceKey, GameRecord, Job, Limits
+from arena.model import BotSpec, DiceKey, Event, GameRecord, Job, Limits
 from arena.play.check import check_bot, find_bots
-from arena.play.executors import Executor, LocalExecutor, make_executor
+from arena.play.executors import Executor, GameWatcher, LocalExecutor, make_executor
 from arena.play.gauntlet import Progress, check_luck_measurable, plan_gauntlet, run_gauntlet, summary
 from arena.play.human import HumanSeat
 from arena.play.league import FolderWatch, League
@@ -58,6 +58,11 @@ from arena.stats.pentanomial import elo_text
 from arena.stats.sprt import Sprt
 from arena.stats.standings import Standings, json_rows, pairs_csv, text_table, to_csv
 from arena.store import Store, check_database
+
+if TYPE_CHECKING:
+    import socket
+
+    from arena.web.live import LiveBoard
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -114,6 +119,12 @@ def bots_option(command: F) -> F:
     return click.option("--bots", "bot_dirs", multiple=True, default=[str(BOTS_FOLDER)], show_default=True,
                         type=click.Path(path_type=Path), callback=lambda ctx, param, value: bot_folders(value),
                         help="Folder of bots (repeatable; without a ./bots folder, the bundled bots).")(command)
+
+
+def host_option(command: F) -> F:
+    return click.option("--host", default="127.0.0.1", show_default=True,
+                        help="The address the served site listens on (0.0.0.0: every network of the machine; "
+                             "anyone who reaches it sees the site and the games in progress).")(command)
 
 
 def limits_options(command: F) -> F:
@@ -909,11 +920,15 @@ def _gauntlet_line(result: dict[str, Any]) -> str:
               help="Most pairs a version test plays before it says undecided.")
 @click.option("--stop-after", type=click.IntRange(min=1), default=None,
               help="Stop once this run has stored this many games  [default: run until stopped]")
+@click.option("--serve", "serve_port", type=click.IntRange(0, 65535), default=None, metavar="PORT",
+              help="Serve the site over HTTP on PORT (0: one the system picks), its pages updated as games end, "
+                   "the games in progress watchable move by move.")
+@host_option
 @_fail_cleanly
 def league(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[int], option_texts: tuple[str, ...],
            workers: int, seed: int | None, move_timeout: float, startup_timeout: float, db: Path, out: Path,
            log_dir: Path | None, executor: str, scheduler_address: str | None, worker_timeout: float,
-           sprt_elos: str, test_pairs: int, stop_after: int | None) -> None:
+           sprt_elos: str, test_pairs: int, stop_after: int | None, serve_port: int | None, host: str) -> None:
     """Run a standing competition: new versions enter as their files change, games are chosen where they teach most."""
     limits = _limits(move_timeout, startup_timeout)
     runner = make_executor(executor, workers, scheduler_address, worker_timeout, notify=_say)
@@ -931,6 +946,7 @@ def league(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[int]
             raise ArenaError(f"bots folder does not exist: {str(folder)!r}")
     check_database(db)
     key = dice_key_for(db, seed)
+    listening = None if serve_port is None else _listen(serve_port, host, "--serve")
     with Store(db, writer=True) as store:
         _keep_dice_key(store, key)
         _setup_logging(log_dir)
@@ -939,7 +955,37 @@ def league(bot_dirs: tuple[Path, ...], game_names: str, player_counts: list[int]
         click.echo(f"league: {', '.join(request.games)} at {', '.join(map(str, request.players))} seats on "
                    f"{runner.describe()}; logs in {log_dir}; site in {out}; stop it any time and start it "
                    "again to go on", err=True)
-        _run_league(standing, store, Path(out), runner, limits, log_dir, stop_after)
+        with _served(listening, Path(out), limits, store) as board:
+            _run_league(standing, store, Path(out), runner, limits, log_dir, stop_after, board)
+
+
+def _listen(port: int, host: str, option: str) -> socket.socket:
+    # Starlette, uvicorn and sse-starlette (about 0.4 s to import) only to serve.
+    from arena.web.server import bind
+
+    return bind(port, host, option)
+
+
+@contextlib.contextmanager
+def _served(listening: socket.socket | None, out: Path, limits: Limits | None, store: Store,
+            league: bool = True) -> Iterator[LiveBoard | None]:
+    """The site in ``out`` served on ``listening`` (brought up to date
+    first), while the block runs; its board, or None where nothing is served."""
+    if listening is None:
+        yield None
+        return
+    from arena.web.live import LiveBoard, LiveServer
+
+    site.Site(store, out).build(_rewrite_ratings(store))
+    board = LiveBoard(limits.move_timeout if limits else None)
+    board.set_status({"league": league, "games": store.count_games()})
+    server = LiveServer(out, board, listening)
+    server.start()
+    _say(f"arena: the site is served at {server.address} (its pages update by themselves)")
+    try:
+        yield board
+    finally:
+        server.stop()
 
 
 def _say_and_log(line: str) -> None:
@@ -948,15 +994,29 @@ def _say_and_log(line: str) -> None:
 
 
 def _run_league(standing: League, store: Store, out: Path, runner: Executor, limits: Limits,
-                log_dir: Path, stop_after: int | None) -> None:
+                log_dir: Path, stop_after: int | None, board: LiveBoard | None) -> None:
     """Play what the league chooses until it is stopped (a signal, or
     ``stop_after`` games), bringing the site up to date after every game
     (a Site of its own each time: what one remembers of its build is for
-    one build, and a league runs for days)."""
+    one build, and a league runs for days), and telling ``board``, where
+    the site is served, of every event, build and game stored."""
     watch = FolderWatch(list(standing.bot_dirs), standing.changed)
     played = 0
+    heard: GameWatcher | None = None
+    if board is not None:
+        standing.noticed = lambda: board.set_status(standing.status())
+        standing.noticed()
+        if isinstance(runner, LocalExecutor):
+            def heard(job: Job, event: Event, answer: float | None) -> None:
+                if board.event(job, event, answer, standing.names):
+                    standing.noticed()
+        else:
+            _say("league: the games in progress on Dask are not followed move by move (only local workers "
+                 "report their moves); the served pages update as each game ends")
+    games = runner.play(standing, limits, log_dir, watch=heard) if isinstance(runner, LocalExecutor) \
+        else runner.play(standing, limits, log_dir)
     try:
-        for record in runner.play(standing, limits, log_dir):
+        for record in games:
             stored = standing.stored(record)
             if stored is None:
                 continue
@@ -967,6 +1027,11 @@ def _run_league(standing: League, store: Store, out: Path, runner: Executor, lim
             _say(f"league: stored {stored.job.game} ({places}), {stored.termination.value}; "
                  f"{standing.store.count_games()} games, {standing.games_per_minute():.1f} a minute")
             site.Site(store, out).build(_rewrite_ratings(store))
+            if board is not None:
+                count = standing.store.count_games()
+                board.built(count)
+                board.ended(stored.job.key, count)
+                standing.noticed()
             if played % 20 == 0:
                 _say(f"league: active {', '.join(standing.active_versions())}")
             if stop_after is not None and played >= stop_after:
@@ -978,6 +1043,34 @@ def _run_league(standing: League, store: Store, out: Path, runner: Executor, lim
         watch.close()
     click.echo(f"league stopped after {plural(played, 'game')}; leaderboard: {out / 'index.html'}")
 
+
+
+# arena serve ------------------------------------------------------------------
+
+@main.command(epilog=_explained("explanation/leaderboard.md", "what the site shows"))
+@click.option("--db", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
+              help="The results database (SQLite) the site is made from.")
+@click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True,
+              help="Folder of the leaderboard site, brought up to date before it is served.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="The port to listen on (0: one the system picks).")
+@host_option
+@_fail_cleanly
+def serve(db: Path, out: Path, port: int, host: str) -> None:
+    """Serve the leaderboard site over HTTP; its pages update when the site is built again (by a tournament)."""
+    if not db.is_file():
+        raise ArenaError(f"no results database at {str(db)!r}: run a tournament or a league first (--db)")
+    import watchfiles
+
+    listening = _listen(port, host, "--port")
+    with Store(db) as store, _served(listening, out, None, store, league=False) as board:
+        assert board is not None
+        # Whoever builds the site (a tournament's end, a league's every game) writes its manifest last.
+        for changes in watchfiles.watch(out, debounce=200, step=50, recursive=False, raise_interrupt=True):
+            if any(Path(path).name == site.MANIFEST for _, path in changes):
+                games = store.count_games()
+                board.set_status({"league": False, "games": games})
+                board.built(games)
 
 
 # arena check ------------------------------------------------------------------

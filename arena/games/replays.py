@@ -22,7 +22,7 @@ from arena.games import GAMES, get_spec
 from arena.games.base import IllegalAction, InvalidOptions
 from arena.games.events import check_offered, replayed
 from arena.games.text_view import StepWords, effects_line
-from arena.model import DecisionTimes, Event, GameRecord, RecordTexts, StoredEvent, bot_name
+from arena.model import DecisionTimes, Event, GameRecord, Job, RecordTexts, StoredEvent, bot_name, stored_events
 
 # Bump when the replay data change shape (a change of the page's template
 # alone rewrites every page by itself: the builder hashes the templates), so
@@ -64,16 +64,40 @@ def record_replay(options: dict[str, Any], texts: RecordTexts) -> str:
 def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any],
                    events: Sequence[Event | StoredEvent], times: DecisionTimes,
                    digest: str | None = None) -> tuple[str, str | None]:
-    """The replay as the page embeds it: base64 of zlib-compressed JSON
-    ``{"events": [...], "patches": [...], "words": [...], "timeout_ms": ...,
-    "answer_ms": [...]}`` (schema.json, ``$defs/replay``). The page rebuilds
+    """The replay as the page embeds it: ``replay_data`` zlib-compressed
+    and base64-encoded, and why it stops early, if it does."""
+    data, problem = replay_data(game, seats, options, events, times, digest)
+    return encoded(data), problem
+
+
+def live_replay(job: Job, events: list[Event], times: DecisionTimes) -> str:
+    """The replay of a game still being played, its events so far, as JSON
+    text in the shapes replay.js reads for a stored game: the record
+    (``record_replay``'s shape, each decision with the index chosen among
+    the actions offered) for a game that brings a replay engine for the
+    browser, else ``replay_data``."""
+    if get_spec(job.game).engine_js is None:
+        return json.dumps(replay_data(job.game, job.seats, job.options, events, times)[0], separators=(",", ":"))
+    stored, digest = stored_events(events)
+    record = [{"kind": "decision", "seat": event["seat"], "chosen": event["chosen"]}
+              if event["kind"] == "decision" else event for event in stored]
+    return json.dumps({"options": job.options, "offered": digest, "timeout_ms": _timeout_ms(times.move_timeout),
+                       "record": record, "answer_s": list(times.seconds)}, separators=(",", ":"))
+
+
+def replay_data(game: str, seats: tuple[str, ...], options: dict[str, Any],
+                events: Sequence[Event | StoredEvent], times: DecisionTimes,
+                digest: str | None = None) -> tuple[dict[str, Any], str | None]:
+    """The replay ``{"events": [...], "patches": [...], "words": [...],
+    "timeout_ms": ..., "answer_ms": [...]}`` (schema.json, ``$defs/replay``)
+    of a game whose replays the page cannot make itself. The page rebuilds
     from the state before each decision, its offered actions and
     ``timeout_ms`` the very message the bot received (BotSeat.decide);
     ``words`` are each step in the game's words (TextView.step, the line
     left out where it is the effects joined: ``stored_words``), the seats
     named by their bots' names (``seats`` are bot ids).
-    Returns the payload and why the replay stopped early, if it did: a
-    record that no longer replays still gets a page."""
+    Returns it and why the replay stopped early, if it did: a record that
+    no longer replays still gets a page."""
     patches: list[Any] = []
     words: list[StepWords] = []
     whole: list[Event] = []
@@ -98,7 +122,7 @@ def replay_payload(game: str, seats: tuple[str, ...], options: dict[str, Any],
             problem = f"the record does not replay on this engine after step {max(0, len(patches) - 1)}: {exc}"
     shown = whole[:len(words)]
     data = {"events": shown, "patches": patches[:len(shown) + 1], "words": words, **_times(shown, times)}
-    return encoded(data), problem
+    return data, problem
 
 
 def _times(events: Sequence[Event | StoredEvent], times: DecisionTimes) -> dict[str, Any]:

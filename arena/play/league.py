@@ -177,6 +177,7 @@ class League:
         self.waiting_for: str | None = None
         self.unusable: dict[str, str] = {}  # bot name: why its files could not enter (said once per change)
         self.stored_count = store.count_games()
+        self.noticed: Callable[[], None] = lambda: None  # hears that its status changed (the served site's)
         self._load()
 
     # -- what is stored ----------------------------------------------------------------------
@@ -254,6 +255,7 @@ class League:
             if current is not None and current.spec.content_hash == spec.content_hash:
                 continue
             self._enter(spec, current)
+        self.noticed()
 
     def _active(self, name: str) -> Version | None:
         return next((v for v in self.versions.values() if v.active and v.spec.name == name), None)
@@ -379,8 +381,11 @@ class League:
             if choice is None:
                 active = sum(1 for v in self.versions.values() if v.active)
                 needed = min(self.settings.request.players)
-                self.waiting_for = (f"{plural(needed, 'usable bot')} playing one of its games "
-                                    f"({plural(active, 'active version')} now)")
+                waiting = (f"{plural(needed, 'usable bot')} playing one of its games "
+                           f"({plural(active, 'active version')} now)")
+                if waiting != self.waiting_for:
+                    self.waiting_for = waiting
+                    self.noticed()
                 return None
             versions, table, reason = choice.versions, choice.table, choice.reason
             game = self.tables[table].game
@@ -513,6 +518,17 @@ class League:
 
     def test_lines(self) -> list[str]:
         return [self.test_words(test) for test in self.tests.values()]
+
+    def status(self) -> dict[str, Any]:
+        """What the served site's live panel shows (arena.web.live): the
+        games stored and how many a minute, the active versions, the open
+        version tests, what it waits for, and why each game in flight was
+        chosen (by job key)."""
+        return {"league": True, "games": self.stored_count, "per_minute": round(self.games_per_minute(), 1),
+                "active": sorted(v.label for v in self.versions.values() if v.active),
+                "tests": [self.test_words(t) for t in self.tests.values() if t.verdict is None],
+                "waiting": self.waiting_for,
+                "reasons": {job.key: unit.reason for unit in self.units.values() for job in unit.jobs}}
 
     def names(self) -> dict[str, str]:
         return {bot_id: version.label for bot_id, version in self.versions.items()}

@@ -36,7 +36,7 @@ Layout of the site::
 
 from __future__ import annotations
 
-from arena.site.builder import Site, build
+from arena.site.builder import MANIFEST, Site, build
 from arena.site.data import solo_results
 
-__all__ = ["Site", "build", "solo_results"]
+__all__ = ["MANIFEST", "Site", "build", "solo_results"]

@@ -79,21 +79,26 @@ class PlaySetup(PersonAgainstBots):
     log_dir: Path
 
 
-def bind(port: int) -> socket.socket:
-    """A listening socket on 127.0.0.1 (port 0: the system picks one)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+def bind(port: int, host: str = "127.0.0.1", option: str = "--port") -> socket.socket:
+    """A listening socket on ``host`` (port 0: the system picks one);
+    ``option`` is the one that names the port, for the error."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    except socket.gaierror as exc:
+        raise ArenaError(f"cannot listen on {host!r}: {exc.strerror}") from None
+    sock = socket.socket(family, socket.SOCK_STREAM)
     # The last server's closed connections stay in TIME-WAIT for a minute:
     # without SO_REUSEADDR its port could not be listened on again until
     # they expire. (It still refuses a port another socket listens on.)
     # uvicorn is handed this socket, so its own binding never applies.
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind(("127.0.0.1", port))
+        sock.bind((host, port))
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise ArenaError(f"port {port} is in use on 127.0.0.1: pick another with --port") from None
-        raise ArenaError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
+            raise ArenaError(f"port {port} is in use on {host}: pick another with {option}") from None
+        raise ArenaError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     # Many small messages a move (events, then the next decision): without
     # TCP_NODELAY (which accepted sockets inherit) Nagle's algorithm and
     # delayed acknowledgements hold each exchange back some 40 ms.

@@ -10,12 +10,12 @@
    linked to. Names are inserted as text, never HTML. */
 (function () {
   "use strict";
-  const data = window.ARENA_GAMES;
-  const chunks = [];  // chunk number -> its rows, once loaded
-  const loading = [];  // chunk number -> the promise of its rows
-  window.ArenaGamesList = {add: function (chunk, rows) { chunks[chunk] = rows; }};
+  let data = window.ARENA_GAMES;
+  let chunks = [];  // chunk number -> its rows, once loaded
+  let loading = [];  // chunk number -> the promise of its rows
+  let generation = null;  // the site's build, on a served site that was rebuilt since the page loaded
   const PAGE_SIZE = 50;
-  const lastChunk = Math.ceil(data.total / data.chunkSize) - 1;
+  let lastChunk = Math.ceil(data.total / data.chunkSize) - 1;
   const $ = function (id) { return document.getElementById(id); };
   const gameSelect = $("f-game"), botSelect = $("f-bot"), resultSelect = $("f-result");
   const body = document.querySelector("#games tbody");
@@ -41,14 +41,40 @@
     select.appendChild(o);
   }
 
-  data.games.slice().sort().forEach(function (name) { option(gameSelect, name, name); });
-  const names = {};
-  data.bots.forEach(function (bot) { (names[bot[B.name]] = names[bot[B.name]] || []).push(bot); });
-  Object.keys(names).sort().forEach(function (name) {
-    const versions = names[name];
-    if (versions.length > 1) option(botSelect, "n:" + name, name + " (all versions)");
-    versions.forEach(function (bot) { option(botSelect, "v:" + bot[B.bot_id], name + " @" + bot[B.version]); });
-  });
+  function fillSelects() {
+    for (const select of [gameSelect, botSelect]) {
+      while (select.options.length > 1) select.remove(1);
+    }
+    data.games.slice().sort().forEach(function (name) { option(gameSelect, name, name); });
+    const names = {};
+    data.bots.forEach(function (bot) { (names[bot[B.name]] = names[bot[B.name]] || []).push(bot); });
+    Object.keys(names).sort().forEach(function (name) {
+      const versions = names[name];
+      if (versions.length > 1) option(botSelect, "n:" + name, name + " (all versions)");
+      versions.forEach(function (bot) { option(botSelect, "v:" + bot[B.bot_id], name + " @" + bot[B.version]); });
+    });
+  }
+  fillSelects();
+
+  /* The site was rebuilt (static/live.js, on a served site): the list
+     again from the new data, at the same filters and page. */
+  function reload(built) {
+    const script = document.createElement("script");
+    script.src = "data/games.js?g=" + built;
+    script.onload = function () {
+      script.remove();
+      data = window.ARENA_GAMES;
+      generation = built;
+      chunks = [];
+      loading = [];
+      scan = null;
+      lastChunk = Math.ceil(data.total / data.chunkSize) - 1;
+      fillSelects();
+      render();
+    };
+    document.head.appendChild(script);
+  }
+  window.ArenaGamesList = {add: function (chunk, rows) { chunks[chunk] = rows; }, reload: reload};
 
   function readHash() {
     const params = new URLSearchParams(location.hash.slice(1));
@@ -140,7 +166,7 @@
     if (!loading[chunk]) {
       loading[chunk] = new Promise(function (resolve, reject) {
         const script = document.createElement("script");
-        script.src = "data/list/" + chunk + ".js";
+        script.src = "data/list/" + chunk + ".js" + (generation === null ? "" : "?g=" + generation);
         script.onload = function () {
           if (chunks[chunk]) resolve(chunks[chunk]);
           else reject(new Error(script.src + " holds no rows"));

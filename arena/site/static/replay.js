@@ -390,10 +390,11 @@
     return joined + (said.forced ? " (forced: the only move)" : "");
   }
 
-  function fillEventList() {
+  function fillEventList(from) {
     const list = $("r-events");
     const fragment = document.createDocumentFragment();
     events.forEach(function (event, index) {
+      if (index < from) return;
       const li = document.createElement("li");
       li.className = event.kind + (words[index].forced ? " forced" : "");
       li.textContent = stepLine(index);
@@ -409,7 +410,47 @@
     return match ? parseInt(match[1], 10) : null;
   }
 
-  function stepAddress(k) { return "#game=" + root.getAttribute("data-number") + "&step=" + k; }
+  function stepAddress(k) {
+    const live = root.getAttribute("data-live-key");
+    return (live === null ? "#game=" + root.getAttribute("data-number") : "#live=" + encodeURIComponent(live)) +
+      "&step=" + k;
+  }
+
+  /* The steps of the replay data: made from the record by the game's
+     engine, or the states patched in Python. False if there is none. */
+  function take(data, board) {
+    if (data.record) {
+      const made = fromRecord(data, board);
+      states = made.states;
+      events = made.events;
+      words = made.words;
+      if (made.problem) note(made.problem);
+    } else {
+      states = buildStates(data.patches);
+      events = data.events.slice(0, states.length - 1);
+      words = data.words;
+    }
+    if (!states.length) return false;
+    for (const id of ["r-slider", "r-jump"]) $(id).max = states.length - 1;
+    $("r-total").textContent = states.length - 1;
+    // A replay made from the record holds the seconds as stored, one made in Python milliseconds.
+    answerMs = data.answer_ms || (data.answer_s || []).map(function (seconds) { return seconds * 1000; });
+    timeoutMs = data.timeout_ms === undefined ? null : data.timeout_ms;
+    let decisions = 0;
+    decisionNumber = events.map(function (event) { return event.kind === "decision" ? decisions++ : decisions; });
+    return true;
+  }
+
+  /* A game in progress (replay.html#live=KEY) has more steps: the same
+     game's replay data so far. A viewer at the last step follows the
+     game, the new step animated; one elsewhere stays where it is. */
+  function grow(data) {
+    const shown = states.length, following = step === states.length - 1 && !playing;
+    if (!take(data, window.ArenaBoardData[game]) || states.length <= shown) return;
+    fillEventList(shown - 1);
+    if (following) show(states.length - 1, states.length === shown + 1);
+    else updatePanels();
+  }
 
   async function start() {
     const factory = window.ArenaBoards && window.ArenaBoards[game];
@@ -422,39 +463,24 @@
       fail("The replay data could not be read: " + error);
       return;
     }
-    if (data.record) {
-      const made = fromRecord(data, board);
-      states = made.states;
-      events = made.events;
-      words = made.words;
-      if (made.problem) note(made.problem);
-    } else {
-      states = buildStates(data.patches);
-      events = data.events.slice(0, states.length - 1);
-      words = data.words;
-    }
-    if (!states.length) { fail("The record holds no state to show."); return; }
-    for (const id of ["r-slider", "r-jump"]) $(id).max = states.length - 1;
-    $("r-total").textContent = states.length - 1;
+    if (!take(data, board)) { fail("The record holds no state to show."); return; }
     view = factory(svg, board, meta);
     offers = ArenaBoards.offers(svg, view);
-    // A replay made from the record holds the seconds as stored, one made in Python milliseconds.
-    answerMs = data.answer_ms || (data.answer_s || []).map(function (seconds) { return seconds * 1000; });
-    timeoutMs = data.timeout_ms === undefined ? null : data.timeout_ms;
-    let decisions = 0;
-    decisionNumber = events.map(function (event) { return event.kind === "decision" ? decisions++ : decisions; });
     const box = (svg.getAttribute("viewBox") || "0 0 1 1").split(/\s+/).map(Number);
     if (box[2] / box[3] > 1.6) root.classList.add("wide-board");
-    fillEventList();
+    fillEventList(0);
     wire();
     setAttr("data-animating", 0);
-    show(stepInAddress() || 0, false);
+    // A game in progress opens at its latest step, to follow it.
+    const asked = stepInAddress();
+    show(asked !== null ? asked : root.hasAttribute("data-live-key") ? states.length - 1 : 0, false);
     root.querySelector(".board-wrap").appendChild(ArenaBoards.util.legend(svg, view.legend));
     window.addEventListener("hashchange", function () {
       const k = stepInAddress();
       if (k !== null && k !== step) { stop(); show(k, false); }
     });
     root.setAttribute("data-ready", "1");
+    window.ArenaReplay = {grow: grow};
   }
 
   start();

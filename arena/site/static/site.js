@@ -1,5 +1,6 @@
-/* Sortable tables: click (or Enter on) a heading with data-sort="num|text".
-   Cells may carry data-value, the value to sort by; otherwise their text. */
+/* What every page of the site does. Sortable tables: click (or Enter on) a
+   heading with data-sort="num|text". Cells may carry data-value, the value
+   to sort by; otherwise their text. */
 (function () {
   "use strict";
 
@@ -37,43 +38,49 @@
     rows.forEach(function (pair) { body.appendChild(pair[0]); });
   }
 
-  document.querySelectorAll("table.sortable").forEach(function (table) {
-    table.querySelectorAll("thead th[data-sort]").forEach(function (th) {
-      th.tabIndex = 0;
-      th.classList.add("sort-head");
-      th.addEventListener("click", function () { sortBy(table, th); });
-      th.addEventListener("keydown", function (event) {
-        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); sortBy(table, th); }
+  function sortable(root) {
+    root.querySelectorAll("table.sortable").forEach(function (table) {
+      table.querySelectorAll("thead th[data-sort]").forEach(function (th) {
+        th.tabIndex = 0;
+        th.classList.add("sort-head");
+        th.addEventListener("click", function () { sortBy(table, th); });
+        th.addEventListener("keydown", function (event) {
+          if (event.key === "Enter" || event.key === " ") { event.preventDefault(); sortBy(table, th); }
+        });
       });
     });
-  });
-})();
+  }
 
-/* Rating-history charts: hovering or focusing a line or its legend entry
-   lifts that line (class "lifted") and fades the others (class "lifting"
-   on the chart's box). Lines and entries share data-series numbers. */
-(function () {
-  "use strict";
-  document.querySelectorAll(".chart-box").forEach(function (box) {
-    const parts = box.querySelectorAll("[data-series]");
-    function lift(series) {
-      box.classList.toggle("lifting", series !== null);
+  /* Rating-history charts: hovering or focusing a line or its legend entry
+     lifts that line (class "lifted") and fades the others (class "lifting"
+     on the chart's box). Lines and entries share data-series numbers. */
+  function charts(root) {
+    root.querySelectorAll(".chart-box").forEach(function (box) {
+      const parts = box.querySelectorAll("[data-series]");
+      function lift(series) {
+        box.classList.toggle("lifting", series !== null);
+        parts.forEach(function (part) {
+          const lifted = part.getAttribute("data-series") === series;
+          part.classList.toggle("lifted", lifted);
+          // drawn last, the lifted line is in front of every other (a
+          // focused line stays where it is: moving it would take its focus)
+          if (lifted && part.ownerSVGElement && part.nextElementSibling && part !== document.activeElement) {
+            part.parentNode.appendChild(part);
+          }
+        });
+      }
       parts.forEach(function (part) {
-        const lifted = part.getAttribute("data-series") === series;
-        part.classList.toggle("lifted", lifted);
-        // drawn last, the lifted line is in front of every other (a
-        // focused line stays where it is: moving it would take its focus)
-        if (lifted && part.ownerSVGElement && part.nextElementSibling && part !== document.activeElement) {
-          part.parentNode.appendChild(part);
-        }
+        const series = part.getAttribute("data-series");
+        part.addEventListener("mouseenter", function () { lift(series); });
+        part.addEventListener("focus", function () { lift(series); });
+        part.addEventListener("mouseleave", function () { lift(null); });
+        part.addEventListener("blur", function () { lift(null); });
       });
-    }
-    parts.forEach(function (part) {
-      const series = part.getAttribute("data-series");
-      part.addEventListener("mouseenter", function () { lift(series); });
-      part.addEventListener("focus", function () { lift(series); });
-      part.addEventListener("mouseleave", function () { lift(null); });
-      part.addEventListener("blur", function () { lift(null); });
     });
-  });
+  }
+
+  /* What the markup under root needs to work: on load, and again for the
+     markup a served site's page replaces (static/live.js). */
+  window.ArenaSite = {enhance: function (root) { sortable(root); charts(root); }};
+  window.ArenaSite.enhance(document);
 })();
