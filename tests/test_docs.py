@@ -95,6 +95,14 @@ def build_docs(out: Path) -> None:
     assert result.returncode == 0, result.stderr[-3000:]
 
 
+def test_the_pages_the_leaderboard_names_exist():
+    named = set()
+    for path in (REPO / "arena" / "site" / "templates").glob("*.html"):
+        named |= set(re.findall(r"docs/((?:explanation|how-to|reference|tutorials)/[a-z0-9-]+\.md)", path.read_text()))
+    assert {"explanation/ratings.md", "explanation/how-a-game-counts.md"} <= named
+    assert [page for page in sorted(named) if not (DOCS / page).is_file()] == []
+
+
 def test_the_site_builds_strictly(tmp_path):
     build_docs(tmp_path / "site")
     for page in ("index.html", "tutorials/first-bot/index.html", "reference/cli/index.html",
