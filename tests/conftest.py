@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import pwd
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -193,3 +195,40 @@ class _Sample:
 @pytest.fixture
 def process_table() -> ProcessTable:
     return ProcessTable()
+
+
+USER = "arena-box-test"
+
+
+@pytest.fixture
+def ordinary_user(tmp_path):
+    """An ordinary user made for the test, with a private home (mode 700)
+    holding a venv of the system's Python that reuses this environment's
+    packages and this checkout (read-only, through a .pth file); removed
+    afterwards with everything it ran."""
+    system_python = Path("/usr/bin/python3")
+    if os.geteuid() != 0:
+        pytest.skip("making an ordinary user needs root")
+    version = subprocess.run([str(system_python), "-c", "import sys; print(sys.version_info[:2])"],
+                             capture_output=True, text=True).stdout.strip() if system_python.exists() else ""
+    if version != str(sys.version_info[:2]):
+        pytest.skip(f"needs /usr/bin/python3 at this Python's version {sys.version_info[:2]} (found {version!r})")
+    subprocess.run(["userdel", "-r", USER], capture_output=True)
+    home = Path(tempfile.mkdtemp(prefix="arena-home-"))
+    subprocess.run(["useradd", "--home-dir", str(home), "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
+                   check=True, capture_output=True)
+    account = pwd.getpwnam(USER)
+    try:
+        os.chown(home, account.pw_uid, account.pw_gid)
+        home.chmod(0o700)
+        venv = home / "venv"
+        subprocess.run([str(system_python), "-m", "venv", "--without-pip", str(venv)], check=True,
+                       user=account.pw_uid, group=account.pw_gid, extra_groups=[], cwd=home)
+        site = next(venv.glob("lib/python3*/site-packages"))
+        ours = next(Path(sys.prefix).glob("lib/python3*/site-packages"))
+        (site / "arena-test.pth").write_text(f"{Path(__file__).resolve().parent.parent}\n{ours}\n")
+        yield account, home, venv / "bin" / "python"
+    finally:
+        subprocess.run(["pkill", "--signal", "KILL", "--uid", str(account.pw_uid)], capture_output=True)
+        subprocess.run(["userdel", USER], capture_output=True)
+        shutil.rmtree(home, ignore_errors=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import sqlite3
 import subprocess
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from support import ARENA, arena, arena_environment, python_bot, random_bots, undo_schema_11
+from support import ARENA, REPO, arena, arena_environment, python_bot, random_bots, undo_schema_11
 
 from arena.cli import main
 from arena.store import MIGRATIONS, register_functions
@@ -437,3 +438,53 @@ def test_the_rating_history_and_results_name_their_games_and_player_counts(tmp_p
         keys = [key for _, key in sorted(numbered)]
         assert [number for number, _ in sorted(numbered)] == list(range(1, len(keys) + 1))
         assert keys == [key for key in order if key in set(keys)]
+
+
+def test_broken_entries_in_a_bots_folder_leave_the_others_playing(workdir):
+    """A link to nothing (what `cp -r` of the checkout's bots/ makes) and a
+    FIFO are each one line naming them and why, listed as unusable, and the
+    other bots play; `cp -rL`, which the line advises, copies working bots."""
+    bots = workdir / "bots"
+    (bots / "gone.py").symlink_to("../nowhere/gone.py")
+    os.mkfifo(bots / "pipe_bot")
+    listed = arena("bots", cwd=workdir)
+    assert listed.returncode == 0, listed.stderr
+    lines = {line.split()[0]: line for line in listed.stdout.splitlines()}
+    assert "UNUSABLE: bots/gone.py is a link to a missing file (../nowhere/gone.py)" in lines["gone"]
+    assert lines["pipe_bot"].endswith("UNUSABLE: bots/pipe_bot is a FIFO, neither a file nor a folder")
+    played = arena("tournament", "--games", "slyyde", "--rounds", "1", "--jobs", "1", cwd=workdir)
+    assert played.returncode == 0, played.stderr
+    assert [line for line in played.stderr.splitlines() if "gone" in line or "pipe_bot" in line] == [
+        "skipping gone: bots/gone.py is a link to a missing file (../nowhere/gone.py); copy a bots folder with "
+        "cp -rL, which copies the files its links point to",
+        "skipping pipe_bot: bots/pipe_bot is a FIFO, neither a file nor a folder"]
+    assert "6 games planned" in played.stderr
+    subprocess.run(["cp", "-rL", str(REPO / "bots"), str(workdir / "copied")], check=True)
+    copied = arena("bots", "--bots", "copied", cwd=workdir)
+    assert copied.returncode == 0 and "UNUSABLE" not in copied.stdout, copied.stdout + copied.stderr
+
+
+def test_entries_an_ordinary_user_cannot_read_are_named(ordinary_user):
+    """A file and a folder bot this user may not read: one line each, and
+    the readable bots play, in the box, as that user."""
+    account, home, python = ordinary_user
+    folder = home / "league"
+    random_bots(folder / "bots", ["alpha", "beta"])
+    for path in [folder, *folder.rglob("*")]:
+        os.chown(path, account.pw_uid, account.pw_gid)
+    secret = random_bots(folder / "bots", ["secret"]) / "secret.py"
+    secret.chmod(0o600)
+    locked = folder / "bots" / "locked"
+    locked.mkdir(mode=0o700)
+    (locked / "bot.json").write_text('{"command": ["python3", "bot.py"]}')
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8"}
+    run = subprocess.run([str(python), "-m", "arena.cli", "tournament", "--games", "slyyde", "--rounds", "1",
+                          "--jobs", "1"], cwd=folder, env=env, user=account.pw_uid, group=account.pw_gid,
+                         extra_groups=[], capture_output=True, text=True, timeout=300)
+    if "bubblewrap cannot make a box here" in run.stderr:
+        pytest.skip(run.stderr.strip().splitlines()[-1])
+    assert run.returncode == 0, run.stderr
+    named = [line for line in run.stderr.splitlines() if "secret" in line or "locked" in line]
+    assert named == ["skipping locked: bots/locked cannot be read by this user (permission denied)",
+                     "skipping secret: bots/secret.py cannot be read by this user (permission denied)"], run.stderr
+    assert "2 games planned" in run.stderr

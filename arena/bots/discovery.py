@@ -14,6 +14,7 @@ import hashlib
 import json
 import logging
 import os
+import stat
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -31,7 +32,9 @@ _IGNORED_SUFFIXES = {".md", ".txt", ".json", ".pyc", ".log"}
 @dataclass(frozen=True)
 class Unusable:
     """A bot found in a bots folder that cannot be started: a folder bot
-    whose manifest is broken. Listed (``arena bots``), never played."""
+    whose manifest is broken, an entry that cannot be read (a dangling
+    link, a FIFO, what this user may not read; its content hash empty).
+    Listed (``arena bots``), never played."""
 
     name: str
     path: str
@@ -107,9 +110,37 @@ def _not_a_bot(entry: Path) -> str | None:
     return "not executable (chmod +x it, or name it .py or .js)"
 
 
+def _unreadable(entry: Path) -> str | None:
+    """Why an entry that may be a bot cannot be read, without opening it
+    (a FIFO would block): a link to nothing, what is neither a file nor a
+    folder, what this user may not read. None when it can be read."""
+    if entry.is_symlink() and not entry.exists():
+        return (f"{entry} is a link to a missing file ({os.readlink(entry)}); copy a bots folder with "
+                "cp -rL, which copies the files its links point to")
+    try:
+        mode = entry.stat().st_mode
+    except OSError as exc:
+        return f"{entry} cannot be looked at ({exc.strerror})"
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+        return f"{entry} is {kind}, neither a file nor a folder"
+    if not os.access(entry, os.R_OK | (os.X_OK if stat.S_ISDIR(mode) else 0)):
+        return f"{entry} cannot be read by this user (permission denied)"
+    return None
+
+
 def _bot_at(entry: Path) -> BotSpec | Unusable | None:
-    if entry.name.startswith((".", "_")):
+    if entry.name.startswith((".", "_")) or (entry.suffix in _IGNORED_SUFFIXES and not entry.is_dir()):
         return None
+    if (problem := _unreadable(entry)) is not None:
+        return Unusable(entry.stem, str(entry), "", problem)
+    try:
+        return _readable_bot_at(entry)
+    except OSError as exc:  # a file of a folder bot it may not read, one that went as it was read
+        return Unusable(entry.stem, str(entry), "", f"{exc.filename} cannot be read ({exc.strerror})")
+
+
+def _readable_bot_at(entry: Path) -> BotSpec | Unusable | None:
     if entry.is_dir():
         manifest = entry / MANIFEST
         return _folder_bot(entry, manifest) if manifest.is_file() else None
