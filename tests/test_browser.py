@@ -53,7 +53,11 @@ class Watched:
         self.page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}")
                      if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        self.page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url}"))
+        # A request the page itself dropped (net::ERR_ABORTED: it navigated, or
+        # the browser's own favicon fetch of the page it left) is no fault;
+        # a missing or refused file is.
+        self.page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url} ({r.failure})")
+                     if r.failure != "net::ERR_ABORTED" else None)
         self.page.on("dialog", self._dialog)
 
     def _dialog(self, dialog) -> None:
