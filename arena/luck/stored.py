@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
-import multiprocessing
 import os
 import signal
 from typing import Any
 
+from arena.lifetime import fork_context
 from arena.luck.measure import stored_luck
 from arena.model import GameRecord, Termination
 from arena.store import Store
@@ -55,7 +55,7 @@ class IdleLuck:
 
     def __init__(self, workers: int) -> None:
         self._pool = concurrent.futures.ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("fork"), initializer=_lowest_priority)
+            workers, mp_context=fork_context(), initializer=_lowest_priority)
         self._pending: set[concurrent.futures.Future[tuple[str, dict[str, Any]]]] = set()
 
     def submit(self, record: GameRecord) -> None:
@@ -128,7 +128,7 @@ def measure_missing(store: Store, workers: int | None = None) -> int:
         return len(keys)
     size = min(CHUNK, -(-len(keys) // workers))
     chunks = [keys[start:start + size] for start in range(0, len(keys), size)]
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=fork_context(),
                                                 initializer=_open_worker_store,
                                                 initargs=(str(store.path),)) as pool:
         for measured in pool.map(_measure_stored, chunks):

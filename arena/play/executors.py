@@ -6,17 +6,15 @@ other games, so the site need not replay it.
 
 The local executor forks worker processes (fork, so multiprocessing-logging
 can carry their log records to the parent's log file). Workers ignore Ctrl-C
-(the parent decides), die with the parent (parent-death signal), and on
-SIGTERM leave through ``finally`` so every bot process group they own is
-killed.
+(the parent decides), die with the parent (arena.lifetime: SIGKILL), and die
+of SIGTERM at once, running nothing on the way out that could wait for a lock:
+each bot's warden dies with the worker that started it and kills the bot.
 """
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import multiprocessing
-import os
 import signal
 import time
 import traceback
@@ -24,12 +22,11 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from types import FrameType
 from typing import Any, Protocol
 
-from arena.bots.warden import PR_SET_PDEATHSIG
 from arena.errors import ArenaError
 from arena.games.replays import with_replay
+from arena.lifetime import fork_context
 from arena.model import BotSpec, Event, GameRecord, Job, Limits
 from arena.play.match import play_match, worker_deadline
 from arena.play.sources import MatchSource, Planned
@@ -153,7 +150,7 @@ class _Pool:
     def __init__(self, executor: LocalExecutor, limits: Limits, log_dir: Path | None,
                  watch: GameWatcher | None) -> None:
         self.executor, self.limits, self.log_dir, self.watch = executor, limits, log_dir, watch
-        self.context = multiprocessing.get_context("fork")
+        self.context = fork_context()
         self.deadline = worker_deadline(limits)
         self.workers: list[_Worker] = []
         self.started = 0
@@ -195,7 +192,7 @@ class _Pool:
         beat = self.context.RawValue("d", time.monotonic())
         self.started += 1
         process = self.context.Process(
-            target=_worker, args=(theirs, beat, self.limits, self.log_dir, os.getpid(), self.watch is not None),
+            target=_worker, args=(theirs, beat, self.limits, self.log_dir, self.watch is not None),
             name=f"arena-worker-{self.started}", daemon=True)
         process.start()
         theirs.close()
@@ -278,9 +275,9 @@ class _Pool:
         worker.conn.close()
 
     def stop(self) -> None:
-        """Workers still running (an interrupt, a failure) are ended: SIGTERM,
-        which they leave through ``finally`` (killing their bots), then
-        SIGKILL for one that does not."""
+        """Workers still running (an interrupt, a failure) are ended: SIGTERM
+        (their wardens then kill their bots), then SIGKILL for one that
+        stopped and so could not die of it."""
         for worker in self.workers:
             if worker.process.is_alive():
                 worker.process.terminate()
@@ -305,12 +302,9 @@ def _idle() -> list[Any]:
     return []
 
 
-def _worker(conn: Connection, beat: Any, limits: Limits, log_dir: Path | None, parent: int, watching: bool) -> None:
+def _worker(conn: Connection, beat: Any, limits: Limits, log_dir: Path | None, watching: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _exit_on_signal)
-    ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before the signal was set: it would never come
-        return
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, which raises to clean up
 
     def heartbeat() -> None:
         beat.value = time.monotonic()
@@ -330,12 +324,3 @@ def _worker(conn: Connection, beat: Any, limits: Limits, log_dir: Path | None, p
     except Exception:
         log.exception("worker failed")
         conn.send(("error", traceback.format_exc(limit=3).strip().splitlines()[-1]))
-    finally:
-        # Its bots are gone: from here a SIGTERM just ends the process. Raised
-        # as SystemExit it would land in exit handlers and be printed as an
-        # ignored exception.
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _exit_on_signal(signum: int, frame: FrameType | None) -> None:
-    raise SystemExit(128 + signum)

@@ -37,7 +37,6 @@ import gc
 import hashlib
 import json
 import logging
-import multiprocessing
 import os
 import re
 import tempfile
@@ -47,6 +46,7 @@ from typing import Any
 
 from arena import ratings_cache
 from arena.games import GAMES, get_spec, replays
+from arena.lifetime import fork_context
 from arena.model import StoredGame
 from arena.resources import package_path
 from arena.site import data, pages, paths
@@ -448,7 +448,7 @@ def _rating(store: Store, rated: ratings_cache.Rated | None, rewrite: bool,
     if not elsewhere or store.count_games() < RATE_ELSEWHERE_FROM or (os.cpu_count() or 1) < 2:
         yield lambda: (ratings_cache.rewrite(store) if rewrite else ratings_cache.rate(store)).tally
         return
-    with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=fork_context()) as pool:
         future = pool.submit(_rated_elsewhere, store.path, rewrite)
         names = {bot_id: row["name"] for bot_id, row in store.bots().items()}
         yield lambda: Tally.from_json(future.result(), names, lambda game: ())
@@ -593,7 +593,7 @@ class _ReplayChunks:
         self.waiting.append((chunk, keys))
         if self.pool is None and len(self.waiting) >= PARALLEL_FROM and self.workers >= 2:
             self.pool = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("fork"), initializer=_open_worker_store,
+                self.workers, mp_context=fork_context(), initializer=_open_worker_store,
                 initargs=(str(self.store.path),))
         if self.pool is not None:
             for chunk, keys in self.waiting:
