@@ -252,14 +252,39 @@ def test_search_bot_refuses_bad_arguments():
 
 
 def test_a_bot_that_is_a_symlink_is_the_file_it_points_to(tmp_path):
-    """The checkout's bots/ holds symlinks to the bundled bots in the
-    package: a linked bot keeps the link's name, and its command, path (what
-    the box binds) and version are the real file's, wherever it is linked from."""
+    """A bot kept elsewhere and linked into a bots folder keeps the link's
+    name, and its command, path (what the box binds) and version are the
+    real file's, wherever it is linked from."""
     (tmp_path / "bots").mkdir()
-    (tmp_path / "bots" / "linked.py").symlink_to(REPO / "bots" / "random_bot.py")
+    (tmp_path / "bots" / "linked.py").symlink_to(REPO / "arena" / "bundled_bots" / "random_bot.py")
     linked, = discover([tmp_path / "bots"])
     bundled = next(spec for spec in discover([REPO / "arena" / "bundled_bots"]) if spec.name == "random_bot")
-    assert (REPO / "bots" / "random_bot.py").is_symlink()
     assert linked.name == "linked" and linked.path == bundled.path == str(REPO / "arena" / "bundled_bots" /
                                                                           "random_bot.py")
     assert linked.command == bundled.command and linked.content_hash == bundled.content_hash
+
+
+def test_the_checkouts_bots_are_the_bundled_bots_as_real_files():
+    """bots/ holds copies of arena/bundled_bots/ (what the package, and so a
+    wheel, carries), not links into it: a copy of the folder made any way
+    (cp -r, an archive, a checkout without symlinks) has working bots."""
+    bundled = REPO / "arena" / "bundled_bots"
+    assert sorted(path.name for path in BOTS.iterdir()) == sorted(path.name for path in bundled.iterdir())
+    for path in BOTS.iterdir():
+        original = bundled / path.name
+        assert not path.is_symlink(), f"{path} is a link: bots/ holds real files"
+        assert path.read_bytes() == original.read_bytes() and path.stat().st_mode == original.stat().st_mode, (
+            f"bots/{path.name} differs from arena/bundled_bots/{path.name}: edit the bundled one, then "
+            f"cp -p arena/bundled_bots/{path.name} bots/")
+
+
+@needs_node
+def test_a_copy_of_the_checkouts_bots_folder_plays(tmp_path):
+    """cp -r of bots/ (the way a user starts a folder of their own) gives
+    bots that all play a tournament."""
+    subprocess.run(["cp", "-r", str(BOTS), str(tmp_path / "mine")], check=True)
+    listed = arena("bots", "--bots", "mine", cwd=tmp_path)
+    assert listed.returncode == 0 and "UNUSABLE" not in listed.stdout, listed.stdout + listed.stderr
+    played = arena("tournament", "--bots", "mine", "--games", "slyyde", "--rounds", "1", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "skipping" not in played.stderr and "12 games planned" in played.stderr, played.stderr
