@@ -159,6 +159,35 @@ class ProcessTable:
                 found[int(entry)] = command
         return found
 
+    @staticmethod
+    def of_run(tmpdir: Path) -> dict[int, str]:
+        """Live processes of a run given a TMPDIR of its own (support's
+        arena_environment): those whose environment has it (arena, its
+        workers and pools, Dask's spawned workers, the bots' wardens) and
+        those whose command line names the folder it is in (bots in their
+        boxes, whose environment is their own)."""
+        mark = f"TMPDIR={tmpdir}".encode()
+        found = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or int(entry) == os.getpid():
+                continue
+            try:
+                command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                environment = Path(f"/proc/{entry}/environ").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if command and (str(tmpdir.parent) in command or mark in environment):
+                found[int(entry)] = command
+        return found
+
+    def wait_until_run_gone(self, tmpdir: Path, timeout: float = 5.0) -> dict[int, str]:
+        """What is left of the run with ``tmpdir`` (see of_run) after up to
+        ``timeout`` seconds: an empty dict when everything is gone."""
+        deadline = time.monotonic() + timeout
+        while (left := self.of_run(tmpdir)) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return left
+
     def wait_until_none(self, text: str, timeout: float = 5.0) -> dict[int, str]:
         """What still mentions ``text`` after up to ``timeout`` seconds:
         an empty dict when everything is gone."""

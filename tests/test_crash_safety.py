@@ -4,7 +4,8 @@ A real parallel tournament (``arena tournament --jobs 2`` as a process, random
 bots that play the same game the same way every time) is killed with SIGKILL
 at random moments, again and again, and rerun to the end: the database holds
 exactly the planned games, each once, as an uninterrupted run stores them,
-and the ratings are the same. SIGINT and SIGTERM stop it cleanly. A second
+and the ratings are the same; after each kill, no process of the run is left
+(workers, pools, wardens, bots) and no bot's working folder. SIGINT and SIGTERM stop it cleanly. A second
 tournament on the same database refuses to start; a corrupt database or one
 from another version is refused and left as it was.
 """
@@ -19,13 +20,14 @@ import re
 import signal
 import sqlite3
 import subprocess
+import sys
 import time
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from support import ARENA, arena, arena_environment, random_bots
+from support import ARENA, REPO, arena, arena_environment, random_bots
 
 from arena import store
 from arena.cli import main
@@ -169,9 +171,9 @@ def test_sigkill_at_random_moments_loses_nothing_and_counts_nothing_twice(refere
             os.kill(run.pid, signal.SIGKILL)  # the main process only, as a crash would
             kills += 1
         run.communicate()
-        # The workers and their bots die with it (parent-death signals), and
-        # the bots' working folders go with them.
-        assert process_table.wait_until_none(str(workdir), timeout=15) == {}, f"random seed {seed}"
+        # Its workers, its pools' and their bots die with it (parent-death
+        # signals), and the bots' working folders go with them.
+        assert process_table.wait_until_run_gone(private_tmp(workdir), timeout=15) == {}, f"random seed {seed}"
         assert leftover_workdirs(workdir) == []
         if db.exists():
             consistent(db)
@@ -184,6 +186,18 @@ def test_sigkill_at_random_moments_loses_nothing_and_counts_nothing_twice(refere
     assert re.search(rf"{PLANNED} games planned, \d+ already stored, \d+ to play", final.stderr)
     assert stored(db) == reference["games"], f"random seed {seed}"
     assert arena("standings", "--format", "json", cwd=workdir, check=True).stdout == reference["standings"]
+
+
+def test_thirty_kills_at_random_instants_leave_no_process_and_no_folder():
+    """bench/kill_nine.py: 30 runs of a tournament killed with SIGKILL at
+    random instants, most while the bots start, some in a run's last stages
+    (its luck and site pools): after each, not one worker, bot or working
+    folder is left."""
+    run = subprocess.run([sys.executable, str(REPO / "bench" / "kill_nine.py"), "--kills", "30", "--settle", "20"],
+                         capture_output=True, text=True, timeout=900)
+    summary = run.stdout.strip().splitlines()[-1]
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert summary.endswith(": 0 workers, 0 others, 0 folders, 0 runs with leftovers"), run.stdout
 
 
 @pytest.mark.parametrize("how", ["sigint-to-the-group", "sigterm"])
@@ -213,7 +227,7 @@ def test_sigint_and_sigterm_stop_cleanly_and_say_how_to_resume(how, reference, w
     # Bot processes are gone, the database is sound, and it holds only whole
     # games exactly as the uninterrupted run played them: the games that were
     # running were abandoned, not stored as forfeits of killed bots.
-    assert process_table.wait_until_none(str(workdir), timeout=15) == {}
+    assert process_table.wait_until_run_gone(private_tmp(workdir), timeout=15) == {}
     assert leftover_workdirs(workdir) == []
     consistent(db)
     partial = stored(db)
