@@ -465,8 +465,9 @@ def test_broken_entries_in_a_bots_folder_leave_the_others_playing(workdir):
 
 
 def test_entries_an_ordinary_user_cannot_read_are_named(ordinary_user):
-    """A file and a folder bot this user may not read: one line each, and
-    the readable bots play, in the box, as that user."""
+    """A file and a folder bot this user may not read, and a link into a
+    folder it may not enter: one line each, in `arena bots` as in a
+    tournament, and the readable bots play, in the box, as that user."""
     account, home, python = ordinary_user
     folder = home / "league"
     random_bots(folder / "bots", ["alpha", "beta"])
@@ -477,14 +478,55 @@ def test_entries_an_ordinary_user_cannot_read_are_named(ordinary_user):
     locked = folder / "bots" / "locked"
     locked.mkdir(mode=0o700)
     (locked / "bot.json").write_text('{"command": ["python3", "bot.py"]}')
+    closed = random_bots(home / "closed", ["inside"])
+    closed.chmod(0o700)
+    (folder / "bots" / "through.py").symlink_to(closed / "inside.py")
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8"}
-    run = subprocess.run([str(python), "-m", "arena.cli", "tournament", "--games", "slyyde", "--rounds", "1",
-                          "--jobs", "1"], cwd=folder, env=env, user=account.pw_uid, group=account.pw_gid,
-                         extra_groups=[], capture_output=True, text=True, timeout=300)
+
+    def as_user(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(python), "-m", "arena.cli", *args], cwd=folder, env=env, user=account.pw_uid,
+                              group=account.pw_gid, extra_groups=[], capture_output=True, text=True, timeout=300)
+
+    run = as_user("tournament", "--games", "slyyde", "--rounds", "1", "--jobs", "1")
     if "bubblewrap cannot make a box here" in run.stderr:
         pytest.skip(run.stderr.strip().splitlines()[-1])
     assert run.returncode == 0, run.stderr
-    named = [line for line in run.stderr.splitlines() if "secret" in line or "locked" in line]
+    named = [line for line in run.stderr.splitlines() if any(name in line for name in ("secret", "locked", "through"))]
     assert named == ["skipping locked: bots/locked cannot be read by this user (permission denied)",
-                     "skipping secret: bots/secret.py cannot be read by this user (permission denied)"], run.stderr
+                     "skipping secret: bots/secret.py cannot be read by this user (permission denied)",
+                     f"skipping through: bots/through.py is a link to {closed / 'inside.py'}, which this user "
+                     "cannot reach (permission denied)"], run.stderr
     assert "2 games planned" in run.stderr
+    listed = as_user("bots")
+    assert listed.returncode == 0 and "Traceback" not in listed.stderr, listed.stderr
+    unusable = sorted(line.split()[0] for line in listed.stdout.splitlines() if "UNUSABLE" in line)
+    assert unusable == ["locked", "secret", "through"], listed.stdout
+
+
+def test_what_root_sees_of_what_an_ordinary_user_may_not_read(workdir):
+    """As root, a file and a folder of another user's (mode 600 and 700)
+    and a link into that folder are read (root reads everything): found and
+    hashed. The bot in its box has none of root's powers, so it cannot read
+    them: each is listed as unusable in one line that says so, a tournament
+    skips it in one line, and the other bots play."""
+    if os.geteuid() != 0:
+        pytest.skip("root's view needs root")
+    nobody = 65534
+    secret = random_bots(workdir / "bots", ["secret"]) / "secret.py"
+    secret.chmod(0o600)
+    closed = random_bots(workdir / "closed", ["inside"])
+    for path in (secret, closed, closed / "inside.py"):
+        os.chown(path, nobody, nobody)
+    closed.chmod(0o700)
+    (workdir / "bots" / "through.py").symlink_to(closed / "inside.py")
+    listed = arena("bots", cwd=workdir)
+    assert listed.returncode == 0, listed.stderr
+    lines = {line.split()[0]: line for line in listed.stdout.splitlines() if line.strip()}
+    for name in ("secret", "through"):
+        assert "UNUSABLE: handshake failed" in lines[name] and "Permission denied" in lines[name], listed.stdout
+    played = arena("tournament", "--games", "slyyde", "--rounds", "1", "--jobs", "1", cwd=workdir)
+    assert played.returncode == 0, played.stderr
+    skipped = [line for line in played.stderr.splitlines() if line.startswith("skipping")]
+    assert [line.split(":")[0] for line in skipped] == ["skipping secret", "skipping through"], played.stderr
+    assert all("Permission denied" in line for line in skipped), played.stderr
+    assert "6 games planned" in played.stderr, played.stderr

@@ -114,13 +114,17 @@ def _unreadable(entry: Path) -> str | None:
     """Why an entry that may be a bot cannot be read, without opening it
     (a FIFO would block): a link to nothing, what is neither a file nor a
     folder, what this user may not read. None when it can be read."""
-    if entry.is_symlink() and not entry.exists():
-        return (f"{entry} is a link to a missing file ({os.readlink(entry)}); copy a bots folder with "
-                "cp -rL, which copies the files its links point to")
     try:
         mode = entry.stat().st_mode
-    except OSError as exc:
-        return f"{entry} cannot be looked at ({exc.strerror})"
+    except FileNotFoundError:
+        if not entry.is_symlink():
+            return f"{entry} went away as it was read"
+        return (f"{entry} is a link to a missing file ({os.readlink(entry)}); copy a bots folder with "
+                "cp -rL, which copies the files its links point to")
+    except OSError as exc:  # a link into a folder this user may not enter, a loop of links
+        if entry.is_symlink():
+            return f"{entry} is a link to {os.readlink(entry)}, which this user cannot reach ({exc.strerror.lower()})"
+        return f"{entry} cannot be looked at ({exc.strerror.lower()})"
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
         return f"{entry} is {kind}, neither a file nor a folder"
