@@ -122,9 +122,10 @@ def _unreadable(entry: Path) -> str | None:
         return (f"{entry} is a link to a missing file ({os.readlink(entry)}); copy a bots folder with "
                 "cp -rL, which copies the files its links point to")
     except OSError as exc:  # a link into a folder this user may not enter, a loop of links
+        why = (exc.strerror or str(exc)).lower()
         if entry.is_symlink():
-            return f"{entry} is a link to {os.readlink(entry)}, which this user cannot reach ({exc.strerror.lower()})"
-        return f"{entry} cannot be looked at ({exc.strerror.lower()})"
+            return f"{entry} is a link to {os.readlink(entry)}, which this user cannot reach ({why})"
+        return f"{entry} cannot be looked at ({why})"
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
         return f"{entry} is {kind}, neither a file nor a folder"
