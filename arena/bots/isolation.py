@@ -17,7 +17,10 @@ as IOI's ``isolate`` confines contestants:
   database, the logs, the site, other bots, the checkout or home folders);
 * empty network, IPC, UTS and cgroup namespaces, a user namespace that cannot
   make more, no capabilities, no_new_privs, a session of its own, a clean
-  environment, and death with its warden.
+  environment, and death with its warden;
+* a seccomp filter (arena/bots/seccomp.py) that refuses the system calls no
+  bot needs and that widen the kernel's attack surface (keyrings, ptrace,
+  perf, userfaultfd, io_uring, bpf, mounts, namespaces...), with EPERM.
 
 All of a bot's processes together are bounded by a cgroup where arena can
 make one (root, cgroup v2 or the v1 hierarchies): ``pids.max`` (processes),
@@ -52,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 import arena
-from arena.bots import warden
+from arena.bots import seccomp, warden
 from arena.errors import ArenaError
 from arena.model import BotSpec, Limits
 
@@ -269,6 +272,8 @@ def check(limits: Limits) -> None:
         raise ArenaError(f"unknown isolation: {limits.isolation!r} (available: {', '.join(ISOLATIONS)})")
     if limits.isolation == "box" and (problem := box_problem()):
         raise ArenaError(problem)
+    if limits.isolation == "box":
+        seccomp.program()  # libseccomp is there and knows every call denied
     _warn_once(limits.isolation, tuple(unenforced(cgroup_place())))
 
 
@@ -309,8 +314,10 @@ def read_only_paths(spec: BotSpec, executable: str) -> list[str]:
     return sorted(chosen, key=lambda path: (path.count("/"), path))
 
 
-def box_command(spec: BotSpec, limits: Limits) -> list[str]:
-    """The bwrap command line that runs the bot's command in its box."""
+def box_command(spec: BotSpec, limits: Limits, seccomp_fd: int | None) -> list[str]:
+    """The bwrap command line that runs the bot's command in its box, under
+    the system-call filter that ``seccomp_fd`` holds (arena.bots.seccomp;
+    bwrap reads it and loads it just before it runs the command)."""
     executable = spec.command[0]
     if os.sep not in executable:
         executable = shutil.which(executable) or executable
@@ -335,6 +342,8 @@ def box_command(spec: BotSpec, limits: Limits) -> list[str]:
     # The root and /dev are tmpfs that bwrap makes: read-only, or a bot
     # could fill memory through them without a cap.
     arguments += ["--remount-ro", "/dev", "--remount-ro", "/"]
+    if seccomp_fd is not None:
+        arguments += ["--seccomp", str(seccomp_fd)]
     return [*arguments, "--chdir", WORKDIR, "--", executable, *spec.command[1:]]
 
 

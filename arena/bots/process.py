@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import IO, Any, BinaryIO
 
-from arena.bots import isolation, warden
+from arena.bots import isolation, seccomp, warden
 from arena.bots.turn_clock import UNMEASURED, WALL_CAP, TurnClock
 from arena.errors import ArenaError, BotCrashed, BotProtocolError, BotTimeout
 from arena.model import BotSpec, Limits
@@ -270,13 +270,16 @@ class BotProcess:
             raise BotCrashed(f"cannot start {spec.name!r}: {exc}") from None
         status_read, status_write = os.pipe()
         boxed = limits.isolation == "box"
+        filter_fd = None  # the box's system-call filter, which bwrap reads (through the warden)
         try:
-            command = isolation.box_command(spec, limits) if boxed else list(spec.command)
+            filter_fd = seccomp.program_file() if boxed else None
+            command = isolation.box_command(spec, limits, filter_fd) if boxed else list(spec.command)
+            passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
             self.proc = subprocess.Popen(
                 [sys.executable, "-I", "-S", str(WARDEN), warden.encode(self.box.warden_config(status_write)),
                  *command],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                start_new_session=True, pass_fds=(status_write,), env=isolation.bot_environment(boxed),
+                start_new_session=True, pass_fds=passed, env=isolation.bot_environment(boxed),
             )
         except ArenaError as exc:
             os.close(status_read)
@@ -287,6 +290,8 @@ class BotProcess:
             raise BotCrashed(f"cannot start {spec.name!r}: {exc.strerror or exc}") from None
         finally:
             os.close(status_write)
+            if filter_fd is not None:
+                os.close(filter_fd)
         self._status_fd = status_read
         self._status_lines = LineBuffer(1 << 16)
         self._exit_status: int | None = None
