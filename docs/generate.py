@@ -5,7 +5,9 @@
 - ``reference/database.md``: every table, view and column, from the store's
   metadata (``arena/sql/metadata.json``, what Datasette shows);
 - ``reference/messages.md``: every protocol message's JSON Schema
-  (``protocol/schema/``), its fields as a table and the schema itself.
+  (``protocol/schema/``), its fields as a table and the schema itself;
+- ``reference/system-calls.md``: every system call a bot's box refuses, from
+  ``DENIED`` in ``arena/bots/seccomp.py``.
 
     python docs/generate.py          # write the pages
     python docs/generate.py --check  # exit 1 naming every page that differs
@@ -116,6 +118,21 @@ def messages_reference(schemas: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def system_calls_reference(rules: tuple[Any, ...]) -> str:
+    """Every rule of the box's system-call filter: the calls, what they
+    return, when, and why."""
+    lines = [HEADER.format(source="DENIED in arena/bots/seccomp.py"), "# System calls a bot may not make\n",
+             "Every bot's box has a seccomp filter ([the trust model](../explanation/trust-model.md)): these "
+             "calls fail, with the error shown, instead of reaching the kernel; every other call is let "
+             "through. A call through another system-call ABI than the machine's own (i386 or x32 on "
+             "x86_64, 32-bit Arm on aarch64) fails with `EPERM`, whatever it is.\n",
+             "| calls | returns | when | why |", "| --- | --- | --- | --- |"]
+    for rule in rules:
+        calls = ", ".join(f"`{call}`" for call in rule.calls)
+        lines.append(f"| {calls} | `{rule.error}` | {_cell(rule.when or 'always')} | {_cell(rule.why)} |")
+    return "\n".join(lines) + "\n"
+
+
 def _type(rule: dict[str, Any]) -> str:
     if "const" in rule:
         return f"`{json.dumps(rule['const'])}`"
@@ -133,6 +150,7 @@ def _type(rule: dict[str, Any]) -> str:
 
 def pages() -> dict[Path, str]:
     """Each generated page's path under docs/ and its text."""
+    from arena.bots.seccomp import DENIED
     from arena.cli import main  # the package, installed
 
     metadata = json.loads((REPO / "arena" / "sql" / "metadata.json").read_text())
@@ -140,7 +158,8 @@ def pages() -> dict[Path, str]:
     schemas = {path.name: json.loads(path.read_text()) for path in schema_files}
     return {Path("reference/cli.md"): cli_reference(main),
             Path("reference/database.md"): database_reference(metadata),
-            Path("reference/messages.md"): messages_reference(schemas)}
+            Path("reference/messages.md"): messages_reference(schemas),
+            Path("reference/system-calls.md"): system_calls_reference(DENIED)}
 
 
 def main(argv: list[str] | None = None) -> int:
