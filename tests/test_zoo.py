@@ -23,6 +23,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyseccomp
 import pytest
 from support import RANDOM_BOT, REPO, arena
 from test_attacks import ATTACKERS
@@ -135,8 +136,10 @@ def markers():
 
 def test_the_zoo_is_complete(zoo_dir):
     bots = {spec.name for spec in discover([zoo_dir])}
-    # The attackers and the honest bot that needs CPU are played in test_attacks.py.
-    assert bots == {case.bot for case in CASES} | set(ATTACKERS) | {"needy"}
+    # The attackers and the honest bot that needs CPU are played in
+    # test_attacks.py, the bot that makes every denied system call in
+    # test_seccomp.py.
+    assert bots == {case.bot for case in CASES} | set(ATTACKERS) | {"needy", "syscalls"}
     assert all(spec.command[0] == sys.executable for spec in discover([zoo_dir]))
 
 
@@ -245,6 +248,11 @@ def test_as_an_ordinary_user_the_box_and_the_warden_hold(bot, zoo_dir, zoo_game,
     for name in ("METADATA", "entry_points.txt"):
         (metadata / name).write_text(installed.read_text(name) or "")
         (metadata / name).chmod(0o644)
+    # and the one dependency the box needs from outside the standard
+    # library: the system-call filter's binding (a single module)
+    binding = zoo_dir.parent / "pyseccomp.py"
+    shutil.copy(pyseccomp.__file__, binding)
+    binding.chmod(0o644)
     program = str(zoo_dir / f"{bot}.py")
     try:
         with process_table.sampling(program, excluding="--unshare-all") as sample:

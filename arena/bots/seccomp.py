@@ -120,6 +120,9 @@ def program() -> bytes:
     libseccomp is missing."""
     try:
         import pyseccomp as scmp
+    except ModuleNotFoundError as exc:  # a Python that has arena but not its dependencies
+        raise ArenaError(f"cannot build the bots' system-call filter: {exc} (install arena with pip, "
+                         "which brings it)") from None
     except (ImportError, RuntimeError, OSError) as exc:  # pyseccomp raises RuntimeError without the library
         raise ArenaError(f"cannot build the bots' system-call filter: {exc} (install libseccomp2: "
                          "apt-get install libseccomp2)") from None
