@@ -1007,8 +1007,8 @@ def _run_league(standing: League, store: Store, out: Path, runner: Executor, lim
         standing.noticed = lambda: board.set_status(standing.status())
         standing.noticed()
         if isinstance(runner, LocalExecutor):
-            def heard(job: Job, event: Event, answer: float | None) -> None:
-                if board.event(job, event, answer, standing.names):
+            def heard(job: Job, index: int, event: Event, answer: float | None) -> None:
+                if board.event(job, index, event, answer, standing.names):
                     standing.noticed()
         else:
             _say("league: the games in progress on Dask are not followed move by move (only local workers "

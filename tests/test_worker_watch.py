@@ -22,8 +22,11 @@ from support import processes_running, random_bots
 from arena.model import DiceKey, Limits, Termination
 from arena.play import executors, match
 from arena.play.executors import LocalExecutor
+from arena.play.plan import group_into_matches
+from arena.play.sources import Planned
 from arena.play.tournament import Plan, check_request, plan_tournament, play_missing
 from arena.store import Store
+from arena.web.live import LiveBoard
 
 LIMITS = Limits(startup_timeout=5.0, move_timeout=1.0)
 BOTS = ["watch_a", "watch_b", "watch_c"]
@@ -133,6 +136,34 @@ def test_a_stopped_worker_is_killed_and_its_game_played_again(tmp_path, short_de
 def test_a_killed_worker_costs_nothing(tmp_path, monkeypatch):
     message = failed_once(tmp_path, signal.SIGKILL, monkeypatch)
     assert "died (killed by SIGKILL) while playing" in message
+
+
+def test_the_live_board_starts_a_game_over_when_its_worker_is_lost(tmp_path, monkeypatch):
+    """The events a live board heard of a game whose worker was killed in
+    the middle of it are dropped when the fresh worker starts the game
+    again: when each game ends, the board holds exactly the game's events
+    as stored, the replayed game's included (not its lost start as well)."""
+    plan = plan_detour(tmp_path)
+    target = plan.jobs[TARGET].key
+    fail_in_the_middle_of(target, [signal.SIGKILL], tmp_path / "signalled", monkeypatch)
+    board = LiveBoard(LIMITS.move_timeout)
+    firsts: list[str] = []
+
+    def heard(job, index, event, answer) -> None:
+        if board.event(job, index, event, answer, lambda: {}):
+            firsts.append(job.key)
+
+    steps_at_end = {}
+    source = Planned(group_into_matches(plan.jobs, 2), plan.specs)
+    for record in LocalExecutor(2).play(source, LIMITS, tmp_path / "logs", watch=heard):
+        [playing] = [game for game in board.status()["playing"] if game["key"] == record.job.key]
+        steps_at_end[record.job.key] = (playing["steps"], len(record.events))
+        board.ended(record.job.key, len(steps_at_end))
+    assert len(list((tmp_path / "signalled").iterdir())) == 1
+    assert len(steps_at_end) == PLANNED
+    assert all(heard_steps == stored for heard_steps, stored in steps_at_end.values()), steps_at_end
+    assert firsts.count(target) == 2 and len(firsts) == PLANNED + 1  # the target started twice
+    assert board.status()["playing"] == []
 
 
 @pytest.mark.slow

@@ -13,6 +13,7 @@ each bot's warden dies with the worker that started it and kills the bot.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import multiprocessing
 import signal
@@ -39,8 +40,10 @@ DASK_INSTALL_HINT = "pip install --find-links vendor '.[dask]' in arena's checko
 
 
 # Hears each event of each game as it happens (a live view): the game, the
-# event, and a decision's answer time.
-GameWatcher = Callable[[Job, Event, float | None], None]
+# event's place in this playing of it (0 again when a game a lost worker
+# was playing starts over in a fresh one), the event, and a decision's
+# answer time.
+GameWatcher = Callable[[Job, int, Event, float | None], None]
 
 
 class Executor(Protocol):
@@ -214,9 +217,9 @@ class _Pool:
                 kind, payload = worker.conn.recv()
                 if kind == "event":
                     if self.watch is not None and worker.match is not None:
-                        key, event, answer = payload
+                        key, index, event, answer = payload
                         job = next(job for job in worker.match if job.key == key)
-                        self.watch(job, event, answer)
+                        self.watch(job, index, event, answer)
                 elif kind == "record":
                     record = GameRecord.from_json(payload)
                     worker.returned.add(record.job.key)
@@ -310,7 +313,8 @@ def _worker(conn: Connection, beat: Any, limits: Limits, log_dir: Path | None, w
         beat.value = time.monotonic()
 
     def watch(job: Job) -> Callable[[Event, float | None], None]:
-        return lambda event, answer: conn.send(("event", (job.key, event, answer)))
+        index = itertools.count()
+        return lambda event, answer: conn.send(("event", (job.key, next(index), event, answer)))
 
     try:
         while (match := conn.recv()) is not None:

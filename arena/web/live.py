@@ -82,13 +82,16 @@ class LiveBoard:
 
     # -- from the games' side --------------------------------------------------------------
 
-    def event(self, job: Job, event: Event, answer: float | None, names: Callable[[], dict[str, str]]) -> bool:
-        """An event of a game in progress (``names`` gives the seats' names
-        when the game is new); returns whether it was its first."""
+    def event(self, job: Job, index: int, event: Event, answer: float | None,
+              names: Callable[[], dict[str, str]]) -> bool:
+        """Event ``index`` of a game in progress (``names`` gives the seats'
+        names when the game is new); returns whether it was its first. A
+        first event of a game already heard is the game starting over (its
+        worker was lost): what was heard of the lost playing is dropped."""
         with self._lock:
             playing = self._playing.get(job.key)
-            first = playing is None
-            if playing is None:
+            first = playing is None or index == 0
+            if playing is None or first:
                 known = names()
                 playing = self._playing[job.key] = _Playing(job, [known.get(seat, seat) for seat in job.seats])
             playing.events.append(event)
