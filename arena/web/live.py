@@ -89,9 +89,9 @@ class LiveBoard:
         first event of a game already heard is the game starting over (its
         worker was lost): what was heard of the lost playing is dropped."""
         with self._lock:
-            playing = self._playing.get(job.key)
-            first = playing is None or index == 0
-            if playing is None or first:
+            playing = None if index == 0 else self._playing.get(job.key)
+            first = playing is None
+            if playing is None:
                 known = names()
                 playing = self._playing[job.key] = _Playing(job, [known.get(seat, seat) for seat in job.seats])
             playing.events.append(event)
