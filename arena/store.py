@@ -400,6 +400,18 @@ def _league_v19(db: sqlite_utils.Database) -> None:
         "counts": str, "pairs": int, "llr": float, "verdict": str, "decided_at": float}, pk="version")
 
 
+def _posterior_ratings_v20(db: sqlite_utils.Database) -> None:
+    """Issue 37, in the ratings cache: the joint rating is the posterior
+    (arena.stats.joint), finite for every bot, so ``joint_bound`` goes;
+    ``joint_tier`` is the bot's tier in its table's order (from 1) and
+    ``joint_prior_draws`` the prior's weight that made the rating. The
+    cache is rewritten from the games by the next run."""
+    ratings = db.table("ratings")
+    ratings.transform(drop={"joint_bound"})
+    ratings.add_column("joint_tier", int)
+    ratings.add_column("joint_prior_draws", float)
+
+
 def _games_in_batches(db: sqlite_utils.Database, columns: str, where: str = "1") -> Iterator[list[Any]]:
     """The rows of ``games`` (rowid, then ``columns``) that ``where``
     holds for, in rowid order, 500 at a time: a migration rewrites each
@@ -414,7 +426,7 @@ def _games_in_batches(db: sqlite_utils.Database, columns: str, where: str = "1")
 MIGRATIONS = [_create_v1, _placements_v2, _ratings_v3, _joint_bound_v4, _hello_name_v5, _decision_times_v6,
               _replays_v7, _referee_failures_v8, _rating_groups_v9, _dice_key_v10, _queryable_v11, _luck_v12,
               _rating_state_v13, _compact_v14, _game_changes_v15, _found_at_once_v16, _stored_records_v17,
-              _compressed_luck_v18, _league_v19]
+              _compressed_luck_v18, _league_v19, _posterior_ratings_v20]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # A replay (arena.games.replays) is a JSON object whose first member is the

@@ -12,21 +12,18 @@ ratings (a Gumbel draw per seat; with ``--ties``, neighbouring places are
 then shared at that rate), independently of the others (a pod's real games
 share their dice; that correlation is not simulated). Each
 seat count's table, and the ``overall`` table of all three together, is
-fitted two ways:
+fitted as arena fits it now (``JointTables.fit``: the Plackett–Luce
+posterior over whole placements, Bradley–Terry at two seats, with the
+prior's virtual draws fitted to the field, :mod:`arena.stats.joint`).
 
-* **pairwise**: arena's fit before issue 26, Bradley–Terry on every pair of
-  seats of every game as if independent (``arena.stats.joint.fit``);
-* **arena**: what arena fits now (``JointTables.fit``: Bradley–Terry for a
-  two-seat table, which is Plackett–Luce at two seats, so the two rows
-  agree there; Plackett–Luce over whole placements where pods are).
-
-It prints, per table and fit: coverage of the true (centred) rating by each
-bot's 95% interval, with its Monte Carlo standard error (from the spread of
-the per-tournament coverage, since one tournament's bots share their
-errors); coverage of every true difference between two bots by the interval
-from the covariance (what the joint LOS rests on); and the root mean square
-error of the ratings. A tournament in which some bot is bound (never lost or
-never won: no finite rating) is left out of its table and counted.
+It prints, per table: coverage of the true standing (the rating less the
+field's mean) by each bot's 95% interval, with its Monte Carlo standard
+error (from the spread of the per-tournament coverage, since one
+tournament's bots share their errors); coverage of every true difference
+between two bots by the interval from the covariance (what the joint LOS
+rests on); the root mean square error of the standings; and the mean
+prior weight the fit chose. Every bot is rated, so no tournament is left
+out (a bot that won or lost every game has a finite posterior rating).
 """
 
 from __future__ import annotations
@@ -45,7 +42,8 @@ sys.path.insert(0, str(REPO))
 
 from arena.model import BotSpec, DiceKey, StoredGame, Termination  # noqa: E402
 from arena.play.plan import Entrant, plan_pods, plan_round_robin  # noqa: E402
-from arena.stats.joint import Z95, Fitted, JointTables, fit  # noqa: E402
+from arena.stats.joint import Fitted, JointTables  # noqa: E402
+from arena.stats.pairs import Z95  # noqa: E402
 from arena.stats.tables import OVERALL, table_name  # noqa: E402
 
 GAME = "detour"
@@ -84,25 +82,20 @@ def tournament(true: dict[str, float], rounds: int, seed: int, ties: float,
     return games
 
 
-def pairwise(tables: JointTables) -> dict[str, Fitted]:
-    return {name: fit(table) for name, table in tables.pairs.items()}
-
-
-def measure(fitted: Fitted, true: dict[str, float]) -> tuple[float, float, float] | None:
-    """Coverage of the ratings, of the differences, and the squared error
-    summed over bots; None when some bot is bound."""
-    if any(not rating.defined for rating in fitted.values()) or len(fitted) < len(true):
-        return None
+def measure(fitted: Fitted, true: dict[str, float]) -> tuple[float, float, float]:
+    """Coverage of the standings, of the differences, and the squared error
+    of the standings summed over bots."""
     mean = statistics.fmean(true.values())
-    centred = {bot: value - mean + 1500.0 for bot, value in true.items()}
-    covered = sum(abs(fitted[bot].rating - centred[bot]) <= fitted[bot].error for bot in true) / len(true)
+    centre = statistics.fmean(fitted[bot].rating for bot in true)
+    standing = {bot: fitted[bot].rating - centre for bot in true}
+    covered = sum(abs(standing[bot] - (true[bot] - mean)) <= fitted[bot].error for bot in true) / len(true)
     pairs = list(itertools.combinations(true, 2))
     hits = 0
     for a, b in pairs:
         variance = fitted.covariance[a, a] + fitted.covariance[b, b] - 2 * fitted.covariance[a, b]
         estimate = fitted[a].rating - fitted[b].rating
         hits += abs(estimate - (true[a] - true[b])) <= Z95 * math.sqrt(max(variance, 0.0))
-    squared = sum((fitted[bot].rating - centred[bot]) ** 2 for bot in true)
+    squared = sum((standing[bot] - (true[bot] - mean)) ** 2 for bot in true)
     return covered, hits / len(pairs), squared
 
 
@@ -119,8 +112,8 @@ def main() -> None:
     chooser = random.Random(args.seed)
     names = [f"b{k:02}" for k in range(args.bots)]
     tables = [table_name(GAME, players) for players in (2, 3, 4)] + [OVERALL]
-    found: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
-    bound: dict[tuple[str, str], int] = {}
+    found: dict[str, list[tuple[float, float, float]]] = {}
+    priors: dict[str, list[float]] = {}
     games_per_table: dict[str, int] = {}
     started = time.monotonic()
     for number in range(args.tournaments):
@@ -128,28 +121,22 @@ def main() -> None:
         joint = JointTables(tournament(true, args.rounds, args.seed * 100_003 + number, args.ties, chooser))
         for name, placement_table in joint.placements.items():
             games_per_table[name] = sum(placement_table.games.values())
-        for method, fitted in (("pairwise", pairwise(joint)), ("arena", joint.fit())):
-            for name in tables:
-                measured = measure(fitted[name], true)
-                if measured is None:
-                    bound[name, method] = bound.get((name, method), 0) + 1
-                else:
-                    found.setdefault((name, method), []).append(measured)
+        fitted = joint.fit()
+        for name in tables:
+            found.setdefault(name, []).append(measure(fitted[name], true))
+            priors.setdefault(name, []).append(fitted[name].prior_draws)
     print(f"{args.tournaments} tournaments of {args.bots} bots, true ratings N(0, {args.spread:g}), "
           f"{args.rounds} rounds at each seat count, ties {args.ties:g}; {time.monotonic() - started:.0f} s")
-    print(f"{'table':14} {'games':>6} {'fit':9} {'coverage':>9} {'± MC se':>8} {'differences':>12} {'± MC se':>8} "
-          f"{'RMSE':>6} {'left out':>9}")
+    print(f"{'table':14} {'games':>6} {'coverage':>9} {'± MC se':>8} {'differences':>12} {'± MC se':>8} "
+          f"{'RMSE':>6} {'prior draws':>12}")
     for name in tables:
-        for method in ("pairwise", "arena"):
-            rows = found.get((name, method), [])
-            if not rows:
-                continue
-            covered = [row[0] for row in rows]
-            differences = [row[1] for row in rows]
-            rmse = math.sqrt(sum(row[2] for row in rows) / (len(rows) * args.bots))
-            print(f"{name:14} {games_per_table[name]:6} {method:9} {statistics.fmean(covered):9.3f} "
-                  f"{_se(covered):8.3f} {statistics.fmean(differences):12.3f} {_se(differences):8.3f} "
-                  f"{rmse:6.1f} {bound.get((name, method), 0):9}")
+        rows = found[name]
+        covered = [row[0] for row in rows]
+        differences = [row[1] for row in rows]
+        rmse = math.sqrt(sum(row[2] for row in rows) / (len(rows) * args.bots))
+        print(f"{name:14} {games_per_table[name]:6} {statistics.fmean(covered):9.3f} {_se(covered):8.3f} "
+              f"{statistics.fmean(differences):12.3f} {_se(differences):8.3f} {rmse:6.1f} "
+              f"{statistics.fmean(priors[name]):12.2f}")
 
 
 def _se(values: list[float]) -> float:

@@ -253,8 +253,17 @@ def undo_schema_18(conn: sqlite3.Connection) -> None:
                       conn.execute("SELECT rowid, luck FROM games WHERE luck IS NOT NULL").fetchall()])
 
 
+def undo_schema_20(conn: sqlite3.Connection) -> None:
+    """What schema 20 (arena.store._posterior_ratings_v20) changes in the
+    ratings cache, undone: ``joint_bound`` back, the tier and prior gone."""
+    conn.execute("ALTER TABLE ratings ADD COLUMN joint_bound TEXT")
+    conn.execute("ALTER TABLE ratings DROP COLUMN joint_tier")
+    conn.execute("ALTER TABLE ratings DROP COLUMN joint_prior_draws")
+
+
 def undo_schema_19(conn: sqlite3.Connection) -> None:
-    """What schema 19 (arena.store._league_v19) adds, taken away: the league's tables."""
+    """What schema 19 (arena.store._league_v19) adds, taken away: the league's tables; and what 20 changes."""
+    undo_schema_20(conn)
     for table in ("league_versions", "league_units", "league_tests"):
         conn.execute(f"DROP TABLE {table}")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shutil
 import time
 import zlib
@@ -296,10 +297,10 @@ def test_index_sort_bot_games_and_a_replay(site, watched):
     step_through_and_half_speed(watched, site, game, None)
 
 
-def test_a_table_page_shows_pair_statistics_the_legend_and_unbounded_ratings(site, watched):
+def test_a_table_page_shows_pair_statistics_the_legend_and_the_crashers_rating(site, watched):
     """The detour table: the colour legend names the correction, the pair
     statistics table lists seat-swapped pairs (one each: no interval), the joint LOS matrix is there,
-    and the crasher (who never won at detour) shows words, not a number."""
+    and the crasher (who never won at detour) has a rating with an interval, last, in a tier of its own."""
     page = watched.page
     page.goto(url(site.out / "tables" / "detour.html"))
     legend = page.locator("#h2h-legend")
@@ -312,8 +313,12 @@ def test_a_table_page_shows_pair_statistics_the_legend_and_unbounded_ratings(sit
     # One round: one pair each, too few for an interval or a LOS (issue 27: a zero-width interval before)
     assert first[2] == "1" and first[9].endswith("(no interval: too few pairs (1 < 10))") and first[10] == "–"
     assert page.locator("table.joint-los td.los-cell").count() >= 2
-    crasher = page.locator("table.standings tbody tr", has_text="crasher")
-    assert crasher.locator("td.unbounded").inner_text() == "unbounded: lost every game*"
+    rows_of_standings = page.locator("table.standings tbody tr")
+    crasher = rows_of_standings.last
+    assert "crasher" in crasher.inner_text() and "±" in crasher.locator("td.rating").inner_text()
+    tiers = [int(t) for t in page.locator("table.standings tbody td.tier").all_inner_texts()]
+    assert tiers[-1] > max(tiers[:-1])
+    assert "virtual draws" in page.locator(".order-note").inner_text()
     page.locator("table.pairs thead th", has_text="LOS").click()
     watched.assert_clean()
 
@@ -832,10 +837,10 @@ SCROLLING_TABLES = """() => Array.from(document.querySelectorAll('.table-wrap'))
   .map(w => w.querySelector('table').className + ' ' + w.scrollWidth + ' px in ' + w.clientWidth)"""
 
 
-def _pages_of_every_kind(site, variants_site, bound_site) -> dict[str, str]:
+def _pages_of_every_kind(site, variants_site, crashers_site) -> dict[str, str]:
     """A page of every kind: the index, every table (each game at each
     player count, from the variants site; the real tournament's, with
-    head-to-head and pair statistics; one with unbounded ratings), the
+    head-to-head and pair statistics; one with tiers), the
     games list, bot and version pages (the crasher's, with its forfeits; a
     bot of two versions), a replay of every game at every player count, and
     a stderr log."""
@@ -847,8 +852,8 @@ def _pages_of_every_kind(site, variants_site, bound_site) -> dict[str, str]:
     pages = {"index": site.out / "index.html", "games list": site.out / "games.html",
              "bot": site.out / info.name_page, "version": site.out / info.page,
              "log": next((site.out / "logs").glob("*.html")),
-             "bot of two versions": bound_site.out / bound_site.alpha.name_page,
-             "unbounded table": bound_site.out / "tables" / "detour.html",
+             "bot of two versions": crashers_site.out / crashers_site.alpha.name_page,
+             "table with tiers": crashers_site.out / "tables" / "detour.html",
              "variants index": variants_site[0] / "site" / "index.html"}
     for table in sorted((site.out / "tables").glob("*.html")):
         pages[f"table {table.stem}"] = table
@@ -871,12 +876,12 @@ def _open(page, kind: str, address: str) -> None:
         page.wait_for_function("document.body.dataset.gamesShown !== undefined")
 
 
-def test_every_page_fits_a_window_and_a_phone(site, variants_site, bound_site, browser):
+def test_every_page_fits_a_window_and_a_phone(site, variants_site, crashers_site, browser):
     """At 1280 px no page scrolls sideways and no table scrolls in its
     frame (every column in view); at 390 px (a phone) no page is wider than
     the screen (a wide table scrolls in its own frame, a board too wide for
     it in its own); at both, no text is cut off."""
-    pages = _pages_of_every_kind(site, variants_site, bound_site)
+    pages = _pages_of_every_kind(site, variants_site, crashers_site)
     assert sum(kind.startswith("variants table") for kind in pages) >= 2 * len(GAMES)  # 2p, 3p, 4p...
     problems = []
     for viewport in (WINDOW, PHONE):
@@ -901,11 +906,11 @@ def test_every_page_fits_a_window_and_a_phone(site, variants_site, bound_site, b
     assert not problems, "\n".join(problems)
 
 
-# ---------------------------------------------------------------- unbounded ratings, bot pages, charts
+# ---------------------------------------------------------------- tiers, bot pages, charts
 
 
 @dataclasses.dataclass
-class BoundSite:
+class CrashersSite:
     root: Path
     db: Path
     out: Path
@@ -925,7 +930,7 @@ CRASH_ON_DECIDE = """
 
 
 @pytest.fixture(scope="module")
-def bound_site(tmp_path_factory):
+def crashers_site(tmp_path_factory):
     """A real Detour tournament of three random bots and two bots that
     crash on their first decision. At Detour seat 0 decides first, so in
     each seat-swapped pair of the two crashers each wins once: they beat
@@ -953,16 +958,16 @@ def bound_site(tmp_path_factory):
         versions = sorted(b for b, row in store.bots().items() if row["name"] == "alpha")
         row = store.bots()[alpha2.bot_id]
     assert len(versions) == 2
-    return BoundSite(root, root / "arena.db", root / "leaderboard",
+    return CrashersSite(root, root / "arena.db", root / "leaderboard",
                      paths.BotInfo(alpha2.bot_id, "alpha", row["content_hash"][:12]), versions)
 
 
-def test_a_bound_is_said_in_words_true_of_the_bots_results(bound_site, watched):
+def test_bots_that_beat_only_each_other_are_rated_and_stand_last_in_one_tier(crashers_site, watched):
     """The two crashers won games (against each other) and lost every other
-    game: every page says "lost every game except against" the other, with
-    a hover title and a note saying what is not counted, never a bare
-    "never won" beside their wins; so do arena standings' text and JSON."""
-    with Store(bound_site.db) as store:
+    game: no finite maximum of the likelihood, but every page gives them a
+    rating with an interval, below every other bot, in one tier, the last;
+    the table's note names the prior; so do arena standings' text and JSON."""
+    with Store(crashers_site.db) as store:
         ids = {row["name"]: bot_id for bot_id, row in store.bots().items() if row["name"].endswith("crash")}
         games = [g for g in store.games() if set(g.seats) & set(ids.values())]
     for name, other in (("xcrash", "ycrash"), ("ycrash", "xcrash")):
@@ -974,56 +979,46 @@ def test_a_bound_is_said_in_words_true_of_the_bots_results(bound_site, watched):
 
     page = watched.page
     for table_page in ("tables/detour.html", "index.html"):
-        page.goto(url(bound_site.out / table_page))
-        for name, other in (("xcrash", "ycrash"), ("ycrash", "xcrash")):
-            row = page.locator("table.standings[data-table='detour'] tbody tr",
-                               has=page.locator("a.bot", has_text=name))
-            cells = row.locator("td")
-            assert int(cells.nth(6).inner_text()) > 0  # wins
-            rating = row.locator("td.unbounded")
-            assert rating.inner_text() == f"unbounded: lost every game except against {other}*"
-            title = rating.get_attribute("title")
-            assert f"Games against {other} are not counted" in title and "never won" not in title
-            rating.locator("a.footnote-ref").click()
-            note = page.locator("#unbounded-detour")
-            assert page.evaluate("location.hash") == "#unbounded-detour" and note.is_visible()
-            assert "tier" in note.inner_text() and "except against" in note.inner_text()
-        assert "never won" not in page.locator("body").inner_text()  # said nowhere a reader sees
+        page.goto(url(crashers_site.out / table_page))
+        rows = page.locator("table.standings[data-table='detour'] tbody tr")
+        names = rows.locator("a.bot").all_inner_texts()
+        assert sorted(names[-2:]) == ["xcrash", "ycrash"]
+        tiers = [int(t) for t in rows.locator("td.tier").all_inner_texts()]
+        assert tiers[-1] == tiers[-2] > max(tiers[:-2])
+        for row in (rows.nth(len(names) - 1), rows.nth(len(names) - 2)):
+            assert int(row.locator("td").nth(6).inner_text()) > 0  # wins
+            assert re.fullmatch(r"\d+ ±\d+", row.locator("td.rating").inner_text())
+        note = page.locator("section#table-detour .order-note" if table_page == "index.html" else ".order-note")
+        assert "virtual draws" in note.inner_text() and "tier" in note.inner_text()
+        assert "unbounded" not in page.locator("body").inner_text()
 
-    page.goto(url(bound_site.out / "index.html"))
+    page.goto(url(crashers_site.out / "index.html"))
     page.locator("table[data-table='detour'] a.bot", has_text="xcrash").click()
     page.wait_for_load_state()
-    cell = page.locator("section.version-box tr", has=page.locator("td[data-value='detour']")).locator("td.unbounded")
-    assert cell.inner_text() == "unbounded: lost every game except against ycrash*"
-    cell.locator("a.footnote-ref").click()
-    page.wait_for_load_state()
-    assert page.url.endswith("tables/detour.html#unbounded-detour")
-    page.go_back()
-    page.locator("section.version-box h2 a").first.click()
-    page.wait_for_load_state()
-    assert "lost every game except against ycrash" in page.locator("#record-detour .unbounded").inner_text()
+    row = page.locator("section.version-box tr", has=page.locator("td[data-value='detour']"))
+    assert re.fullmatch(r"\d+", row.locator("td").nth(1).inner_text())
     watched.assert_clean()
 
-    text = arena("standings", cwd=bound_site.root, check=True).stdout
-    assert "detour xcrash: lost every game except against ycrash" in text and "never won" not in text
-    rows = json.loads(arena("standings", "--format", "json", cwd=bound_site.root, check=True).stdout)
-    bound = {r["bot"]: r for r in rows if r["table_name"] == "detour" and r["joint_bound"]}
-    assert {name: (r["joint_bound"], r["joint_tier"]) for name, r in bound.items()} == {
-        "xcrash": ("never won", [ids["ycrash"]]), "ycrash": ("never won", [ids["xcrash"]])}
-    assert all(r["joint_tier"] is None for r in rows if not r["joint_bound"])
+    text = arena("standings", cwd=crashers_site.root, check=True).stdout
+    assert "virtual draws" in text and "order: by tier" in text and "unbounded" not in text
+    rows = json.loads(arena("standings", "--format", "json", cwd=crashers_site.root, check=True).stdout)
+    detour = [r for r in rows if r["table_name"] == "detour"]
+    assert [r["bot"] for r in detour[-2:]] in (["xcrash", "ycrash"], ["ycrash", "xcrash"])
+    assert all(r["joint"] is not None and r["joint_prior_draws"] > 0 for r in detour)
+    assert detour[-1]["joint_tier"] == detour[-2]["joint_tier"] > max(r["joint_tier"] for r in detour[:-2])
 
 
-def test_a_bot_page_has_its_games_and_a_chart_across_its_versions(bound_site, watched):
+def test_a_bot_page_has_its_games_and_a_chart_across_its_versions(crashers_site, watched):
     page = watched.page
-    page.goto(url(bound_site.out / bound_site.alpha.name_page))
-    with Store(bound_site.db) as store:
-        mine = sorted((g for g in store.games() if set(g.seats) & set(bound_site.versions)),
+    page.goto(url(crashers_site.out / crashers_site.alpha.name_page))
+    with Store(crashers_site.db) as store:
+        mine = sorted((g for g in store.games() if set(g.seats) & set(crashers_site.versions)),
                       key=lambda g: g.finished_at, reverse=True)
     chart = page.locator("figure.chart-box[data-table='detour']")
     series = chart.locator("svg.chart g.series")
     assert series.count() == 2 == chart.locator("ul.chart-legend li.key").count()
     legend = chart.locator("ul.chart-legend").inner_text()
-    assert all(f"@{bot_id.rsplit('@', 1)[1][:12]}" in legend for bot_id in bound_site.versions)
+    assert all(f"@{bot_id.rsplit('@', 1)[1][:12]}" in legend for bot_id in crashers_site.versions)
     # a version's line starts where it first played: the newer one after the older one's games
     starts = page.evaluate("""() => Array.from(document.querySelectorAll(
         "figure[data-table='detour'] g.series polyline.line")).map(l => l.points[0].x)""")
@@ -1033,7 +1028,7 @@ def test_a_bot_page_has_its_games_and_a_chart_across_its_versions(bound_site, wa
     assert rows.count() == min(20, len(mine))
     assert f"The latest {rows.count()} of {len(mine)}" in page.locator("#games + p").inner_text()
     first = rows.first.locator("a.game-link")
-    assert first.get_attribute("href").endswith(paths.replay_address(numbers(bound_site.db)[mine[0].key]))
+    assert first.get_attribute("href").endswith(paths.replay_address(numbers(crashers_site.db)[mine[0].key]))
     first.click()
     page.wait_for_selector("#replay[data-ready='1']")
     page.go_back()

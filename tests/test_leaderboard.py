@@ -139,7 +139,7 @@ class _Tables(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.tables: dict[str, dict[str, list[str]]] = {}
-        self.bounds: dict[tuple[str, str], str] = {}  # (table, bot_id): why it has no rating
+        self.priors: dict[str, float] = {}  # table: the virtual draws its note states
         self.reasons: dict[tuple[str, str], dict[str, int]] = {}  # (table, bot_id): forfeits by reason
         self.table = self.row = None
 
@@ -152,11 +152,11 @@ class _Tables(HTMLParser):
             self.row = self.table.setdefault(attrs["data-bot-id"], [])
             self.bot_id = attrs["data-bot-id"]
         elif tag == "td" and self.row is not None:
-            if "data-bound" in attrs:
-                self.bounds[self.table_name, self.bot_id] = attrs["data-bound"]
             self.row.append(attrs.get("data-value"))
             if "data-error" in attrs:
                 self.row.append(attrs["data-error"])
+        elif tag == "span" and "data-prior-draws" in attrs:
+            self.priors[attrs["data-table"]] = float(attrs["data-prior-draws"])
         elif tag == "span" and self.row is not None and "data-reason" in attrs:
             found = self.reasons.setdefault((self.table_name, self.bot_id), {})
             found[attrs["data-reason"]] = int(attrs["data-count"])
@@ -239,45 +239,51 @@ def replay_pages(out: Path) -> dict[Path, int]:
 # ---------------------------------------------------------------- the pages
 
 
-def bradley_terry_check(games: list[tuple[str, str, float]], rated: dict[str, tuple[float, float]]) -> None:
-    """That ``rated`` (bot: rating, error) is the Bradley–Terry maximum of
-    these two-seat games (a, b, a's score), worked out here from the model
+def posterior_check(games: list[tuple[str, str, float]], rated: dict[str, tuple[float, float]],
+                    draws: float) -> None:
+    """That ``rated`` (bot: rating, error) is the posterior mode of these
+    two-seat games (a, b, a's score), worked out here from the model
     docs/explanation/ratings.md states: P(a beats b) = 1 / (1 + 10^((r_b - r_a) / 400)), a draw
-    half a win. At the maximum each bot's expected points equal its points
-    (the likelihood's gradient is zero), the ratings average 1500, and the
-    95% interval is 1.96 standard deviations from the inverse of the
-    curvature: the graph Laplacian with weight (ln 10 / 400)^2 p (1 - p) per
-    game, inverted on the ratings' differences (its pseudo-inverse)."""
-    if not rated:  # every bot of the table bound: nothing to fit
-        return
+    half a win, and every bot given ``draws`` virtual draws against a bot
+    rated 1500. At the mode each bot's expected points, the virtual ones
+    included, equal its points (the gradient is zero), and the 95%
+    interval of its standing (its rating less the mean) is 1.96 standard
+    deviations from the inverse of the curvature: the graph Laplacian with
+    weight (ln 10 / 400)^2 p (1 - p) per game, plus the virtual games'
+    weight on the diagonal, centred."""
     bots = sorted(rated)
     index = {bot: k for k, bot in enumerate(bots)}
+    c = math.log(10) / 400
     residual = np.zeros(len(bots))
-    laplacian = np.zeros((len(bots), len(bots)))
+    information = np.zeros((len(bots), len(bots)))
     for a, b, score in games:
-        if a not in index or b not in index:
-            continue
         p = 1 / (1 + 10 ** ((rated[b][0] - rated[a][0]) / 400))
         residual[index[a]] += score - p
         residual[index[b]] -= score - p
-        weight = (math.log(10) / 400) ** 2 * p * (1 - p)
+        weight = c * c * p * (1 - p)
         i, j = index[a], index[b]
-        laplacian[i, i] += weight
-        laplacian[j, j] += weight
-        laplacian[i, j] -= weight
-        laplacian[j, i] -= weight
-    # The page shows ratings to 1e-3 or so: the points are met to far better than one game in a thousand.
-    assert np.abs(residual).max() < 1e-3 * len(games), dict(zip(bots, residual))
-    assert sum(rating for rating, _ in rated.values()) / len(bots) == pytest.approx(1500, abs=1e-2)
-    errors = 1.96 * np.sqrt(np.diag(np.linalg.pinv(laplacian)))
+        information[i, i] += weight
+        information[j, j] += weight
+        information[i, j] -= weight
+        information[j, i] -= weight
+    for bot, (rating, _) in rated.items():
+        p = 1 / (1 + 10 ** ((1500 - rating) / 400))
+        residual[index[bot]] += draws * (0.5 - p)
+        information[index[bot], index[bot]] += draws * c * c * p * (1 - p)
+    # The page shows ratings to 1e-3 and the prior to six digits: the points are met to far better than a game in 100.
+    assert np.abs(residual).max() < 1e-2, dict(zip(bots, residual))
+    centre = np.eye(len(bots)) - np.full((len(bots), len(bots)), 1 / len(bots))
+    errors = 1.96 * np.sqrt(np.diag(centre @ np.linalg.inv(information) @ centre))
     assert [rated[bot][1] for bot in bots] == pytest.approx(list(errors), rel=1e-2)
 
 
 def test_standings_are_the_ratings_and_counts_the_rules_give(site):
     """Every table on the front page against an independent reckoning:
     Elo and counts from tests/support.py's reference, the joint rating
-    checked as Bradley–Terry's maximum (every game of the site is of two
-    seats), a bot that never won or never lost said in words."""
+    checked as the posterior's mode with the prior the page states (every
+    game of the site is of two seats), and the order by tier, then rating,
+    a bot ranked below another only where it never scored against it or
+    shares its tier."""
     _, bots = stored(site.db)
     names = {bot_id: row["name"] for bot_id, row in bots.items()}
     reference = reference_standings(site.db)
@@ -285,8 +291,8 @@ def test_standings_are_the_ratings_and_counts_the_rules_give(site):
         played = [(game, json.loads(seats), json.loads(places)) for game, seats, places in db.execute(
             "SELECT game, seats, placements FROM games WHERE players = 2")]
     parsed = _parsed(site.out / "index.html")
-    tables, bounds = parsed.tables, parsed.bounds
-    assert set(tables) == {"overall", *GAMES}
+    tables = parsed.tables
+    assert set(tables) == {"overall", *GAMES} == set(parsed.priors)
     for table, rows in tables.items():
         assert set(rows) == {bot for (t, bot) in reference if t == table}
         results_here = [(seats[0], seats[1], 1.0 if places[0] < places[1] else 0.5 if places[0] == places[1]
@@ -294,36 +300,31 @@ def test_standings_are_the_ratings_and_counts_the_rules_give(site):
         rated, ranked = {}, []
         for bot_id, cells in rows.items():
             expected = reference[table, bot_id]
-            rank, name, rating, error, _, elo_value, games, wins, losses, draws, score, first, forfeits = cells
+            rank, name, rating, error, _, elo_value, games, wins, losses, draws, score, first, forfeits, tier = cells
             assert name == names[bot_id]
-            if (table, bot_id) in bounds:
-                lost = sum(1 - s for a, b, s in results_here if a == bot_id) + sum(s for a, b, s in results_here
-                                                                                  if b == bot_id)
-                assert bounds[table, bot_id] == "separated" or (
-                    (expected["points"], float(rating)) == (0, -1e6) if bounds[table, bot_id] == "never won"
-                    else (lost, float(rating)) == (0, 1e6)), (table, name)
-            else:
-                rated[bot_id] = (float(rating), float(error))
+            rated[bot_id] = (float(rating), float(error))
             assert float(elo_value) == pytest.approx(expected["elo"], abs=1e-3)
             assert [int(games), int(wins), int(losses), int(draws), int(forfeits)] == \
                 [expected[k] for k in ("games", "wins", "losses", "draws", "forfeits")]
             assert float(score) == pytest.approx(expected["score"], abs=1e-4)
             assert float(first) == pytest.approx(expected["first_place_share"], abs=1e-4)
             assert sum(parsed.reasons.get((table, bot_id), {}).values()) == int(forfeits)
-            ranked.append((int(rank), float(rating)))
-        assert len(rated) >= 2 or table != "overall", "the overall table rates every bot but the crasher"
-        bradley_terry_check(results_here, rated)
+            ranked.append((int(rank), int(tier), -float(rating), bot_id))
+        posterior_check(results_here, rated, parsed.priors[table])
         ranked.sort()
-        assert [r for _, r in ranked] == sorted((r for _, r in ranked), reverse=True)
+        assert [entry[1:3] for entry in ranked] == sorted(entry[1:3] for entry in ranked)
+        scored = {(a, b) for a, b, score in results_here if score > 0} | {(b, a) for a, b, score in results_here
+                                                                          if score < 1}
+        for place, (_, upper_tier, _, upper) in enumerate(ranked):
+            for _, lower_tier, _, lower in ranked[place + 1:]:
+                assert (lower, upper) not in scored or upper_tier == lower_tier, (table, upper, lower)
     crasher = next(b for b in bots if bots[b]["name"] == "crasher")
     assert reference["overall", crasher]["forfeits"] > 0
-    # At detour the crasher lost every game: no finite rating, and the pages say so in words.
-    assert float(tables["detour"][crasher][2]) == -1e6
-    for page in (site.out / "index.html", site.out / "tables" / "detour.html"):
-        text = page.read_text()
-        section = text[text.index('data-table="detour"'):]
-        row = re.search(rf'<tr data-bot-id="{re.escape(crasher)}">(.*?)</tr>', section, re.S)
-        assert row and "unbounded: lost every game" in row.group(1) and "±" not in row.group(1)
+    # At detour the crasher lost every game: a finite rating, the lowest, in the last tier alone.
+    detour = tables["detour"]
+    assert float(detour[crasher][2]) < min(float(cells[2]) for bot, cells in detour.items() if bot != crasher)
+    assert int(detour[crasher][13]) > max(int(cells[13]) for bot, cells in detour.items() if bot != crasher)
+    assert int(detour[crasher][0]) == len(detour)
     assert int(tables["overall"][crasher][12]) == reference["overall", crasher]["forfeits"]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -73,7 +74,8 @@ def test_a_league_enters_versions_tests_them_retires_bots_and_survives_sigkill(t
         assert first_chosen - changed <= 10, f"the new version's first unit came {first_chosen - changed:.1f} s after"
         _wait_for("the new version's first stored game", lambda: _rows(
             db, "SELECT 1 FROM games WHERE seats LIKE ?", f'%"{new}"%'), 30, league)
-        [(old_retired,)] = _rows(db, "SELECT retired_why FROM league_versions WHERE name = 'alpha' AND number = 1")
+        [(old_version, old_retired)] = _rows(
+            db, "SELECT version, retired_why FROM league_versions WHERE name = 'alpha' AND number = 1")
         assert old_retired == "superseded"
         [(verdict, llr, pairs)] = _wait_for("the version test's verdict", lambda: _rows(
             db, "SELECT verdict, llr, pairs FROM league_tests WHERE version = ? AND verdict IS NOT NULL", new),
@@ -111,6 +113,15 @@ def test_a_league_enters_versions_tests_them_retires_bots_and_survives_sigkill(t
         assert len(keys) == len(json.loads(versions)), (number, keys)
     assert len(after) >= len(before) + 6
     assert (tmp_path / "site" / "index.html").is_file()
+    # The bot page's timeline: both versions in the order they came, the verdict beside the new one.
+    page = next(path for path in (tmp_path / "site").glob("bots/*/index.html")
+                if '<h1 class="bot-name">alpha</h1>' in path.read_text())
+    rows = re.findall(r'<tr data-bot-id="([^"]+)">(.*?)</tr>', page.read_text().split('id="timeline"')[1]
+                      .split("</table>")[0], re.S)
+    assert [bot_id for bot_id, _ in rows] == [old_version, new]
+    assert "v1 @" in rows[0][1] and "retired (superseded)" in rows[0][1]
+    assert "v2 @" in rows[1][1] and "alpha v2 is better than alpha v1 (LLR" in rows[1][1]
+    assert all(re.search(r"\d+ <span class=\"muted\">\(\d+ to \d+\)</span>", cells) for _, cells in rows)
 
 
 def test_a_league_on_dask_plays_a_new_version_on_the_workers_already_running(tmp_path):

@@ -1,9 +1,9 @@
 """Groups: bots that no game links have ratings on scales of their own.
 
 The issue's case: A beat B 7 of 10 and D beat C 7 of 10, no game between
-the two pairs. Both fits centre each group at 1500, so A and D both read
-1573.6; standings (table, JSON, CSV), the ratings table and the site must
-say that the two cannot be compared.
+the two pairs. The prior pulls each group to 1500 alike, so A and D both
+read 1550.7; standings (table, JSON, CSV), the ratings table and the site
+must say that the two cannot be compared.
 """
 
 from __future__ import annotations
@@ -60,13 +60,13 @@ def test_standings_rows_csv_and_table_keep_groups_apart():
     detour = [row for row in rows if row.table_name == "detour"]
     assert [row.joint_group for row in detour] == [1, 1, 2, 2]
     assert [row.bot_id for row in detour] == ["A@1", "B@1", "D@1", "C@1"]
-    assert detour[0].joint == detour[2].joint == 1573.6
+    assert detour[0].joint == detour[2].joint == 1550.7
     parsed = list(csv.DictReader(io.StringIO(to_csv(rows))))
     assert [row["joint_group"] for row in parsed if row["table_name"] == "detour"] == ["1", "1", "2", "2"]
     lines = text_table(rows)
     heads = [line for line in lines if re.match(r"(detour|overall): group", line)]
     assert heads[:2] == ["detour: group 1 of 2 (no game links one group to another, so ratings compare only "
-                         "within a group (each group's mean is 1500))", "detour: group 2 of 2"]
+                         "within a group (the prior pulls each group toward 1500))", "detour: group 2 of 2"]
     assert lines.index(heads[1]) == lines.index(heads[0]) + 3  # A and B between the two heads
 
 
@@ -86,7 +86,7 @@ def test_the_site_shows_each_group_in_a_table_of_its_own():
         standings.add(game)
     model = SiteData({bot: BotInfo(bot, bot[0], "1") for bot in BOTS}, SiteTally(), standings.ladder,
                      standings.joint, standings.pairs, standings.seats)
-    model.ml = model.joint.fit()
+    model.fitted = model.joint.fit()
     text = pages.index_page(model, [])
     section = text[text.index('id="table-detour"'):]
     assert section.count('<table class="standings sortable" data-table="detour">') == 2

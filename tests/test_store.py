@@ -13,7 +13,15 @@ from pathlib import Path
 
 import pytest
 import sqlite_utils
-from support import undo_schema_11, undo_schema_12, undo_schema_17, undo_schema_18, whole_events, without_browser_engine
+from support import (
+    undo_schema_11,
+    undo_schema_12,
+    undo_schema_17,
+    undo_schema_18,
+    undo_schema_20,
+    whole_events,
+    without_browser_engine,
+)
 
 from arena import ratings_cache
 from arena.errors import StoreError
@@ -356,8 +364,9 @@ def test_a_database_of_schema_11_is_compacted_in_place_with_every_game_intact(tm
         conn.execute("UPDATE meta SET value = '11' WHERE key = 'schema_version'")
         conn.commit()
     with Store(db, writer=True) as store:
-        assert _everything(store) == before
         assert store.db.execute("PRAGMA freelist_count").fetchone() == (0,)  # the pages freed given back
+        ratings_cache.rewrite(store)  # schema 20 changed the ratings cache's columns: the next run rewrites it
+        assert _everything(store) == before
         stored = dict(store.db.execute("SELECT key, record IS NULL OR replay IS NOT NULL FROM games").fetchall())
         assert stored == {"replayed": 0, "bare": 0, "slyyde": 0, "ff": 0, "lost": 0}
         assert {typeof for (typeof,) in store.db.execute("SELECT typeof(decision_times) FROM games")} == {"blob"}
@@ -388,6 +397,7 @@ def test_a_database_of_schema_16_keeps_its_records_without_the_offered_actions(t
         conn.commit()
         assert conn.execute("SELECT count(*) FROM games WHERE record LIKE '%offered%'").fetchone() == (0,)
     with Store(db, writer=True) as store:
+        ratings_cache.rewrite(store)  # schema 20 changed the ratings cache's columns: the next run rewrites it
         after = _everything(store)
         assert after["games"] == {key: (game, events, None, times)
                                   for key, (game, events, _, times) in before["games"].items()}
@@ -433,3 +443,23 @@ def test_a_database_of_schema_17_stores_its_luck_compressed(tmp_path):
                                           "WHERE key = 'g0'").fetchone()
         assert stored == text and length < len(text) / 2
         assert store.unmeasured_luck() == ["g2"]
+
+
+def test_a_ratings_cache_of_schema_19_is_rewritten_with_posterior_ratings(tmp_path):
+    """Schema 20: the ratings cache loses ``joint_bound`` (every bot has a
+    posterior rating) and gains each bot's tier and the prior's weight;
+    the next rating of the games fills them."""
+    db = tmp_path / "r.db"
+    _store_and_rate(db, [played(f"g{n}", 4 + n, n) for n in range(3)])
+    with closing(sqlite3.connect(db)) as conn:
+        undo_schema_20(conn)
+        conn.execute("UPDATE meta SET value = '19' WHERE key = 'schema_version'")
+        conn.commit()
+    with Store(db, writer=True) as store:
+        columns = store.db.table("ratings").columns_dict
+        assert "joint_bound" not in columns and {"joint_tier", "joint_prior_draws"} <= columns.keys()
+        ratings_cache.rewrite(store)
+        rows = list(store.db.table("ratings").rows)
+    assert rows and all(row["joint"] is not None and row["joint_tier"] >= 1 and row["joint_prior_draws"] > 0
+                        for row in rows)
+

@@ -49,7 +49,7 @@ from arena.play.sources import Match
 from arena.play.tournament import Request
 from arena.plurals import plural
 from arena.stats import matchmaking, posterior
-from arena.stats.sprt import Sprt, pair_outcome, version_test_words
+from arena.stats.sprt import Sprt, pair_outcome, version_label, version_test_words
 from arena.stats.tables import table_name
 from arena.store import Store
 
@@ -84,7 +84,7 @@ class Version:
 
     @property
     def label(self) -> str:
-        return f"{self.spec.name} v{self.number}"
+        return version_label(self.spec.name, self.number)
 
 
 @dataclass

@@ -9,7 +9,7 @@ import math
 from markupsafe import Markup, escape
 
 from arena.stats.elo import INITIAL
-from arena.stats.joint import MLRating
+from arena.stats.joint import JointRating
 
 CHART_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
                  "#17becf", "#7f7f7f", "#bcbd22"]
@@ -22,11 +22,10 @@ def chart_colour(n: int) -> str:
     return f"hsl({(n * 137.508) % 360:.0f}, 65%, 42%)"
 
 
-def interval_bars(ratings: list[MLRating | None]) -> list[dict[str, str] | None]:
+def interval_bars(ratings: list[JointRating | None]) -> list[dict[str, str] | None]:
     """Where each rating's 95% interval bar and its dot go on a shared scale
     from the lowest low to the highest high, in percent of the cell (as CSS
-    wants them: one decimal). None where a bot has no finite rating."""
-    ratings = [r if r is not None and r.defined else None for r in ratings]
+    wants them: one decimal). None where a bot has no joint rating."""
     fitted = [r for r in ratings if r is not None]
     lo = min((r.low for r in fitted), default=0.0)
     hi = max((r.high for r in fitted), default=1.0)
@@ -88,7 +87,7 @@ def history_svg(series: list[tuple[str, list[tuple[int, float]]]],
     """An inline SVG line chart of Elo over games (each line's points as
     sampled: arena.stats.elo.HistorySample), line n in colour and
     marker n (``chart_colour``, ``marker``), each line a group that
-    hovering or focusing lifts (static/site.js); ``band`` shades an interval (the maximum-likelihood
+    hovering or focusing lifts (static/site.js); ``band`` shades an interval (the joint
     rating's) across the chart."""
     left, right, top, bottom = 48, 12, 10, 30
     values = [v for _, points in series for _, v in points] + [INITIAL]
@@ -112,7 +111,7 @@ def history_svg(series: list[tuple[str, list[tuple[int, float]]]],
     if band:
         y0, y1 = py(band[1]), py(band[0])
         parts.append(f'<rect class="band" x="{left}" y="{y0:.1f}" width="{width - left - right}" '
-                     f'height="{max(0.5, y1 - y0):.1f}"><title>maximum-likelihood rating, 95% interval '
+                     f'height="{max(0.5, y1 - y0):.1f}"><title>rating, 95% interval '
                      f'{band[0]:.0f} to {band[1]:.0f}</title></rect>')
     for tick in _ticks(low, high, 5):
         y = py(tick)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ from arena.stats.joint import Fitted, JointTables
 from arena.stats.luck import LuckTables
 from arena.stats.pairs import Record
 from arena.stats.pentanomial import SeatSwappedPairs
+from arena.stats.sprt import Sprt, version_label, version_test_words
 from arena.stats.standings import SeatShares, Tally
 from arena.stats.tables import OVERALL
 from arena.store import Store
@@ -271,8 +273,9 @@ class SiteData:
     pairs: SeatSwappedPairs  # seat-swapped pairs, per table
     seats: dict[str, SeatShares]  # first places by seat, per table
     names: dict[str, str] = field(default_factory=dict)
-    ml: dict[str, Fitted] = field(default_factory=dict)
+    fitted: dict[str, Fitted] = field(default_factory=dict)  # the joint fit, per table
     hello_names: dict[str, str] = field(default_factory=dict)  # the name each bot's hello gave, by bot id
+    league: dict[str, LeagueEntry] = field(default_factory=dict)  # the versions a league entered, by bot id
 
     @classmethod
     def of(cls, store: Store, standings: Tally, tally: SiteTally) -> SiteData:
@@ -284,7 +287,8 @@ class SiteData:
         model.hello_names = {bot_id: row["hello_name"] for bot_id, row in bots.items() if row.get("hello_name")}
         for bot_id in tally.bot_order:
             model.info(bot_id)
-        model.ml = model.joint.fit()
+        model.fitted = model.joint.fit()
+        model.league = league_entries(store)
         return model
 
     @property
@@ -312,6 +316,38 @@ class SiteData:
         for row in rows:
             row["info"] = self.info(row["bot_id"])
         return rows
+
+
+@dataclass(frozen=True)
+class LeagueEntry:
+    """A version as a league entered it (arena.play.league): its number
+    among its bot's versions, when it entered and retired (and why), and
+    its sequential test against its predecessor, in the log's words, with
+    its verdict (None while it goes on, and for a bot's first version)."""
+
+    number: int
+    entered_at: float
+    retired_at: float | None
+    retired_why: str | None
+    test: str | None
+    verdict: str | None
+
+
+def league_entries(store: Store) -> dict[str, LeagueEntry]:
+    """Every version the store's league entered, by bot id (none where no league ran)."""
+    versions = store.league_versions()
+    labels = {row["version"]: version_label(row["name"], row["number"]) for row in versions}
+    tests = {row["version"]: row for row in store.league_tests()}
+    entries = {}
+    for row in versions:
+        test = tests.get(row["version"])
+        words = None if test is None else version_test_words(
+            labels[test["version"]], labels.get(test["predecessor"], test["predecessor"]),
+            Sprt(test["elo0"], test["elo1"], test["alpha"], test["beta"]), json.loads(test["counts"]),
+            test["llr"] or 0.0, test["verdict"])
+        entries[row["version"]] = LeagueEntry(row["number"], row["entered_at"], row["retired_at"], row["retired_why"],
+                                              words, test["verdict"] if test else None)
+    return entries
 
 
 def name_of(bot_id: str, infos: dict[str, BotInfo]) -> str:

@@ -30,13 +30,12 @@ from arena.site.paths import (
 )
 from arena.stats import pairs
 from arena.stats.elo import INITIAL, K_FACTOR
-from arena.stats.joint import Fitted, MLRating
-from arena.stats.tables import table_name
+from arena.stats.joint import Fitted
+from arena.stats.tables import OVERALL, table_name
 
 FORFEIT_REASONS = [t.value for t in FORFEITS]
 SEAT_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff9f1c"]
 ELO_SETTINGS = {"k": K_FACTOR, "initial": INITIAL, "scale": 400}
-BOUND_RANK = {"never lost": 0, None: 1, "separated": 2, "never won": 3}
 
 ENV = jinja2.Environment(loader=jinja2.PackageLoader("arena.site", "templates"),
                          autoescape=True, undefined=jinja2.StrictUndefined,
@@ -61,48 +60,26 @@ def js(data: Any) -> str:
 
 
 def standing_rows(model: SiteData, table: str) -> list[dict[str, Any]]:
-    """Standings of one table, best maximum-likelihood rating first, each
-    with where its interval bar goes. Where the table's bots fall into
-    groups that no game links, the rows come group by group (``group``
-    from 1; 0 where there is one group), each group's bars on a scale of
-    its own: ratings of two groups cannot be compared."""
-    ml = model.ml.get(table) or Fitted()
+    """Standings of one table in the joint fit's order (group by group,
+    tier by tier, best joint rating first: :mod:`arena.stats.joint`),
+    each with where its interval bar goes. Where the table's bots fall
+    into groups that no game links, the rows come group by group
+    (``group`` from 1; 0 where there is one group), each group's bars on a
+    scale of its own: ratings of two groups cannot be compared."""
+    fitted = model.fitted.get(table) or Fitted()
     rows: list[dict[str, Any]] = []
     for bot_id, standing in model.ladder.tables.get(table, {}).items():
-        rows.append({"info": model.infos[bot_id], "elo": standing, "ml": ml.get(bot_id),
-                     "group": ml.group_of(bot_id) or 0, "bound": bound_text(ml.get(bot_id), model.names),
+        rows.append({"info": model.infos[bot_id], "elo": standing, "joint": fitted.get(bot_id),
+                     "group": fitted.group_of(bot_id) or 0,
                      "forfeits": {reason: standing.forfeits_by_reason.get(reason, 0)
                                   for reason in FORFEIT_REASONS}})
-    # A bound bot's rating is an ordering key only (never shown): never lost
-    # above, never won below the rated ones, as their results place them.
-    rows.sort(key=lambda r: (r["group"], BOUND_RANK.get(r["ml"].bound, 1) if r["ml"] else 4,
-                             -(r["ml"].rating if r["ml"] else 0.0), -r["elo"].elo, r["info"].bot_id))
+    rows.sort(key=lambda r: (fitted.order_key(r["info"].bot_id) if r["joint"] else (len(rows), 0, 0.0),
+                             -r["elo"].elo, r["info"].bot_id))
     for group in dict.fromkeys(row["group"] for row in rows):
         block = [row for row in rows if row["group"] == group]
-        for row, bar in zip(block, interval_bars([row["ml"] for row in block])):
+        for row, bar in zip(block, interval_bars([row["joint"] for row in block])):
             row["bar"] = bar
     return rows
-
-
-BOUND_LIMITS = {"never lost": "plus infinity", "never won": "minus infinity",
-                "separated": "not finite"}
-
-
-def bound_text(rating: MLRating | None, names: dict[str, str]) -> dict[str, str] | None:
-    """What a rating cell says of a bot with no finite rating, and its
-    hover title: in words true of its results (a bound counts only the
-    games against bots outside its tier, :func:`arena.stats.joint.bound_words`),
-    never a bare "never won" beside the wins it scored inside its tier."""
-    if rating is None or rating.defined:
-        return None
-    assert rating.bound is not None
-    words = rating.bound_words(names)
-    tier = ", ".join(names.get(bot, bot) for bot in rating.tier)
-    inside = (f" Games against {tier} are not counted: they and this bot won or drew against each other"
-              " (directly or through one another), so anything may have happened between them."
-              if tier else "")
-    return {"words": words, "title": f"no finite rating: it {words}.{inside} The maximum-likelihood rating is "
-                                     f"{BOUND_LIMITS[rating.bound]}, and no prior is added to invent a number."}
 
 
 def evidence_class(evidence: pairs.Evidence) -> str:
@@ -117,7 +94,7 @@ def h2h_matrix(model: SiteData, table: str, order: list[str]) -> list[dict[str, 
     chance, and a colour claims a difference only where it holds with the
     whole matrix taken into account."""
     matrix: list[dict[str, Any]] = []
-    fitted = model.ml.get(table)
+    fitted = model.fitted.get(table)
     for a in order:
         cells: list[dict[str, Any]] = []
         for b in order:
@@ -192,8 +169,8 @@ def _table_points(model: SiteData, table: str, bot_id: str) -> list[tuple[int, f
 def _bot_chart(model: SiteData, table: str, bot_id: str) -> Markup:
     sample = model.ladder.samples.get((table, bot_id))
     points = [(index + 1, elo) for index, _, elo in sample.chart()] if sample else []
-    rating = (model.ml.get(table) or Fitted()).get(bot_id)
-    band = (rating.low, rating.high) if rating and rating.defined else None
+    rating = (model.fitted.get(table) or Fitted()).get(bot_id)
+    band = (rating.low, rating.high) if rating else None
     return history_svg([(model.infos[bot_id].name, points)], band, x_label="games played")
 
 
@@ -239,6 +216,22 @@ def _seat_result(letter: str, place: int, players: int) -> str:
     return f"{word} (place {place} of {players})" if players > 2 and letter != "w" else word
 
 
+def version_timeline(model: SiteData, versions: list[BotInfo]) -> list[dict[str, Any]]:
+    """A bot's versions in the order they came, each with its overall
+    rating and games and, where a league entered it, its number, when it
+    entered, whether it retired, and its test against its predecessor."""
+    overall = model.fitted.get(OVERALL) or Fitted()
+    standings = model.ladder.tables.get(OVERALL, {})
+    timeline = []
+    for info in versions:
+        league = model.league.get(info.bot_id)
+        standing = standings.get(info.bot_id)
+        timeline.append({"info": info, "league": league, "joint": overall.get(info.bot_id),
+                         "games": standing.games if standing else 0,
+                         "entered": format_time(league.entered_at) if league else ""})
+    return timeline
+
+
 def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
     """A page per bot name (all its versions) and one per version."""
     by_name: dict[str, list[BotInfo]] = {}
@@ -247,24 +240,27 @@ def bot_pages(model: SiteData, solo: list[dict[str, Any]]) -> Iterator[tuple[str
     tables = model.tables()
     games = latest_games(model)
     luck = model.tally.luck.rows()
+    seen = {bot_id: k for k, bot_id in enumerate(model.tally.bot_order)}
     for name, versions in sorted(by_name.items()):
-        versions.sort(key=lambda info: info.version)
+        # In the order they came: the league's numbers, else their first games.
+        versions.sort(key=lambda info: (model.league[info.bot_id].number if info.bot_id in model.league else 0,
+                                        seen.get(info.bot_id, len(seen)), info.version))
         records: list[dict[str, Any]] = []
         for info in versions:
             per_table = []
             for table in tables:
                 standing = model.ladder.tables.get(table, {}).get(info.bot_id)
                 if standing:
-                    fitted = model.ml.get(table) or Fitted()
-                    per_table.append({"table": table, "elo": standing, "ml": fitted.get(info.bot_id),
+                    fitted = model.fitted.get(table) or Fitted()
+                    per_table.append({"table": table, "elo": standing, "joint": fitted.get(info.bot_id),
                                       "group": fitted.group_of(info.bot_id),
-                                      "bound": bound_text(fitted.get(info.bot_id), model.names),
                                       "luck": luck.get((table, info.bot_id))})
             records.append({"info": info, "tables": per_table, "hello_name": model.hello_names.get(info.bot_id),
                             "forfeits": model.tally.forfeits.get(info.bot_id, [0])[0],
                             "solo": model.tally.solo_games.get(info.bot_id, 0)})
         histories = [(table, chart) for table in tables if (chart := _versions_chart(model, table, versions))]
         yield versions[0].name_page, render("bot.html", "../../", name=name, records=records, charts=histories,
+                                            timeline=version_timeline(model, versions),
                                             games=games.get(name, {"count": 0, "latest": []}))
         for info, record in zip(versions, records):
             charts = [(entry["table"], _bot_chart(model, entry["table"], info.bot_id))

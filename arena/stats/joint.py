@@ -1,88 +1,66 @@
-"""Order-independent ratings: the Bradley-Terry maximum-likelihood fit of
-two-seat tables, and the Plackett–Luce fit of tables with pods
-(:mod:`arena.stats.plackett`, which is Bradley–Terry at two seats), with the
-separation rules and groups both share.
+"""Order-independent ratings for the standings: per table, every bot's
+posterior rating with a 95% interval, and the order the standings list
+them in.
 
-Incremental Elo depends on the order of the games; this fit does not. As in
-Ordo, a game between seats i and j is a score s (1 win, 1/2 draw, 0 loss)
-and the model says i scores against j with expectation
+**Model.** Plackett–Luce over each game's whole placement
+(:mod:`arena.stats.plackett`; Bradley–Terry at two seats), on the Elo
+scale: a game of k seats is one ranking, not k(k-1)/2 independent pairwise
+results. A table's games are reduced to their distinct outcomes with how
+often each came, so the fit depends on what happened, never on the order
+of the games, and costs what the outcomes cost, not the games.
 
-    p_ij = 1 / (1 + 10 ** ((r_j - r_i) / 400))
+**Prior.** The posterior of :mod:`arena.stats.posterior`, the one the
+league's matchmaker reads: every bot plays virtual draws against a virtual
+bot rated 1500 (Coulom's Whole-History Rating prior, close to BayesElo's
+virtual draws), their number fitted to the field (empirical Bayes,
+:func:`arena.stats.posterior.fit_to_field`) and shown wherever the ratings
+are. Every bot therefore has a finite rating and an honest interval from
+its first game: a bot that won every game is rated high with a wide
+interval, not "unbounded". The 95% interval is the posterior's
+(the Laplace approximation at its mode, as BayesElo and WHR use) for the
+bot's standing in the field (its rating less the field's mean).
 
-so ratings are on the Elo scale. The ratings maximise the log-likelihood
+**Groups.** Bots that no chain of games links (A and B played each other,
+C and D each other, never across) fall into groups, numbered from 0;
+their ratings meet only through the prior, so comparisons between groups
+mean nothing, and the standings say so.
 
-    sum over games of  s log p_ij + (1 - s) log (1 - p_ij)
-
-which depends only on how many games each pair played and how many points
-each scored, never on their order. A game of more than two seats is *not*
-a set of independent pairwise results (its pairs share one game): tables
-holding such games are fitted by :func:`fit_placements`, over each game's
-whole placement. The pair table still gives head-to-head records and the
-"scored against" graph of the separation rules below.
-
-Only rating differences are identified, so each group of bots connected by
-games is anchored with its mean at 1500.
-
-**Separation.** A bot, or a set of bots, that won every game against the
-rest (or lost every game) has no finite maximum-likelihood rating: the
-likelihood keeps rising as the gap grows. By default (``prior_draws`` 0)
-the fit says so instead of inventing a number. Within a connected group the
-bots split into *tiers*, the strongly connected parts of the "scored a
-point against" graph (Zermelo's condition): inside a tier every difference
-is finite; between tiers the maximum-likelihood gap is infinite. If the
-group is one tier, every bot gets its rating. Otherwise the largest tier of
-at least two bots (ties: more games inside it, then the higher tier) is
-rated from the games inside it, which is where the maximum lies (the games
-between tiers pull the gap to infinity and say nothing about differences
-inside a tier), and every other bot gets a ``bound`` instead of a rating:
-``"never lost"`` (no bot outside its tier ever scored against it),
-``"never won"`` (it never scored against a bot outside its tier) or
-``"separated"`` (it won every game against some bots and lost every game to
-others). A bound bot's ``rating`` is only an ordering key (the fit with one
-virtual draw per pair, as BayesElo's prior) and is never shown.
-
-``prior_draws`` above 0 adds that many drawn games between every pair of
-bots that met (the BayesElo style prior): every rating is then finite and
-none is bound, and whoever shows them must say which prior made them.
-
-The 95% intervals come from the curvature of the log-likelihood at its
-maximum (the Laplace approximation BayesElo uses with its covariance
-command): the Hessian is a weighted graph Laplacian L, the covariance of the
-centred ratings is its pseudo-inverse ``(L + J/n)^-1 - J/n`` (J all ones),
-and the interval is the rating plus or minus 1.96 standard deviations.
-
-Bradley–Terry is pure Python here: a tournament has tens of bots, not
-thousands, and the games are first reduced to a table of pairs.
+**Order.** The standings list a table's bots by *tier*, then by rating. The
+tiers are the strongly connected parts of the "scored a point against"
+graph (a win, a draw or, in a pod, a place ahead or shared), highest
+first: every bot of a tier scored against every other bot of it, directly
+or through others of it, and no bot of a lower tier ever scored against
+one of a higher tier it met. So a bot never stands below a bot it beat in
+every game they played, unless that bot beat it back through others (A
+beat B every time, B beat C, C beat A): such bots share a tier, no order
+can put each above every bot it beat, and their ratings order them. A
+rating alone would sometimes break the rule (a new bot that beat the
+leader in its one game is rated below it), so the order is the tier's
+first and the rating's within it.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from arena.model import StoredGame
 from arena.results import pairwise_between_bots
-from arena.stats import plackett
+from arena.stats import posterior
 from arena.stats.pairs import Z95, Record
 from arena.stats.tables import table_name
 
-INITIAL = 1500.0
-PRIOR_DRAWS = 0.0  # no prior: separation is reported, not hidden
-ORDER_PRIOR_DRAWS = 1.0  # only to order bound bots among themselves
-_C = math.log(10.0) / 400.0  # d p / d r at p = 1/2 is _C / 4
-_MAX_ITERATIONS = 200
-_TOLERANCE = 1e-10
-_Pair = tuple[int, int, float, float]  # (i, j, games, points of i), a pair table of bot indices
+INITIAL = posterior.ANCHOR
 
 
 @dataclass(frozen=True)
-class MLRating:
-    """One bot's fitted rating and the half-width of its 95% interval.
-
-    ``group`` numbers the set of bots connected to this one by games
-    (ratings compare only within a group; usually there is one)."""
+class JointRating:
+    """One bot's posterior rating and the half-width of its 95% interval,
+    its pairwise games and points, its group (ratings compare only within
+    a group; usually there is one) and its tier within the group, from 0
+    at the top (see Order above)."""
 
     bot_id: str
     rating: float
@@ -90,20 +68,7 @@ class MLRating:
     games: int
     points: float
     group: int = 0
-    bound: str | None = None  # "never lost", "never won" or "separated": no finite rating
-    tier: tuple[str, ...] = ()  # a bound bot's tier but itself: the bots its bound does not count
-
-    @property
-    def defined(self) -> bool:
-        """Whether the data define a finite rating (see Separation above)."""
-        return self.bound is None
-
-    def bound_words(self, names: dict[str, str]) -> str:
-        """What the bound means, in words true of the bot's own results
-        (``names`` by bot id). "never won" alone would sit badly beside the
-        wins a bot scored against bots of its own tier."""
-        assert self.bound is not None, "a rated bot has no bound"
-        return bound_words(self.bound, [names.get(bot, bot) for bot in self.tier])
+    tier: int = 0
 
     @property
     def low(self) -> float:
@@ -114,41 +79,21 @@ class MLRating:
         return self.rating + self.error
 
     def to_json(self) -> dict[str, Any]:
-        if self.bound:
-            return {"bot_id": self.bot_id, "rating": None, "error": None, "low": None, "high": None,
-                    "bound": self.bound, "games": self.games, "group": self.group}
-        return {"bot_id": self.bot_id, "rating": round(self.rating, 1),
-                "error": round(self.error, 1), "low": round(self.low, 1),
-                "high": round(self.high, 1), "bound": None, "games": self.games, "group": self.group}
+        return {"bot_id": self.bot_id, "rating": round(self.rating, 1), "error": round(self.error, 1),
+                "low": round(self.low, 1), "high": round(self.high, 1), "games": self.games, "group": self.group,
+                "tier": self.tier}
 
 
-BOUND_WORDS = {"never lost": "won every game", "never won": "lost every game",
-               "separated": "won every game against some bots, lost every game to the others it met"}
-
-
-def bound_words(bound: str, others: list[str]) -> str:
-    """A bound in words true of the bot's results: against every bot
-    outside its tier (``others`` names the rest of the tier) it won every
-    game ("never lost"), lost every game ("never won"), or either, bot by
-    bot ("separated"); inside its tier anything may have happened. In a pod
-    a game counts against every seat in it: "won" is first place alone."""
-    words = BOUND_WORDS[bound]
-    if not others:
-        return words
-    if bound == "separated":
-        return f"apart from {', '.join(others)}: {words}"
-    return f"{words} except against {', '.join(others)}"
-
-
-class Fitted(dict[str, MLRating]):
-    """Ratings by bot, with the covariance of the rated bots' ratings (pairs
-    of bots rated together from one tier), for the likelihood that one is
-    stronger than another."""
+class Fitted(dict[str, JointRating]):
+    """Ratings by bot, with the covariance of every two bots' ratings (for
+    the likelihood that one is stronger than another), the number of
+    groups and the prior's virtual draws the fit used."""
 
     def __init__(self) -> None:
         super().__init__()
         self.covariance: dict[tuple[str, str], float] = {}
-        self.groups = 0  # connected groups of bots: ratings of two groups share no scale
+        self.groups = 0  # connected groups of bots: ratings of two groups share no games
+        self.prior_draws = posterior.PRIOR_DRAWS
 
     def group_of(self, bot: str) -> int | None:
         """The bot's group counted from 1 where there are several, None
@@ -157,12 +102,19 @@ class Fitted(dict[str, MLRating]):
         rating = self.get(bot)
         return rating.group + 1 if rating is not None and self.groups > 1 else None
 
+    def order_key(self, bot: str) -> tuple[int, int, float]:
+        """Where the bot stands in its table: group by group, then tier by
+        tier, then by rating (see Order above)."""
+        rating = self[bot]
+        return rating.group, rating.tier, -rating.rating
+
     def superiority(self, a: str, b: str) -> float | None:
         """P(a is stronger than b) from the fitted difference and its
         standard error ``sqrt(V_aa + V_bb - 2 V_ab)`` (normal approximation,
-        as BayesElo's ``los``); None unless both have finite ratings fitted
-        together."""
-        if a == b or (a, b) not in self.covariance:
+        as BayesElo's ``los``); None for a bot against itself, a bot not
+        rated here, or two bots of different groups (only the prior links
+        them)."""
+        if a == b or (a, b) not in self.covariance or self[a].group != self[b].group:
             return None
         variance = self.covariance[a, a] + self.covariance[b, b] - 2 * self.covariance[a, b]
         difference = self[a].rating - self[b].rating
@@ -196,8 +148,8 @@ class PairTable:
         elif score == 0.5:
             self.draws[a, b] = self.draws.get((a, b), 0) + 1
 
-    def add_game(self, game: StoredGame) -> None:
-        for a, b, score in pairwise_between_bots(game.seats, game.placements):
+    def add_placement(self, seats: Sequence[str], placements: Sequence[int]) -> None:
+        for a, b, score in pairwise_between_bots(seats, placements):
             self.add(a, b, score)
 
     def to_json(self) -> list[list[Any]]:
@@ -240,101 +192,60 @@ class PairTable:
         return Record(wins, draws, losses) if a <= b else Record(losses, draws, wins)
 
 
-def fit(results: Iterable[tuple[str, str, float]] | PairTable, prior_draws: float = PRIOR_DRAWS,
-        anchor: float = INITIAL) -> Fitted:
-    """Fit ratings to results ``(a, b, score of a)`` or to a PairTable.
-
-    Without a prior, bots whose rating has no finite maximum get a ``bound``
-    (see Separation above) instead of a rating."""
-    if prior_draws < 0:
-        raise ValueError(f"prior_draws must be at least 0, got {prior_draws!r}")
-    if isinstance(results, PairTable):
-        table = results
-    else:
-        table = PairTable()
-        for a, b, score in results:
-            if not 0.0 <= score <= 1.0:
-                raise ValueError(f"a score is between 0 and 1, got {score!r} for {a!r} vs {b!r}")
-            table.add(a, b, score)
-    ratings = Fitted()
-    groups = _groups(table)
-    ratings.groups = len(groups)
-    for group, members in enumerate(groups):
-        if prior_draws > 0:
-            _fit_group(table, members, prior_draws, anchor, group, ratings)
-        else:
-            def rate(bots: list[str], out: Fitted, group: int = group) -> None:
-                _fit_group(table, bots, 0.0, anchor, group, out, inside_only=True)
-            _fit_tiers(table, members, anchor, group, ratings, rate)
-    return ratings
-
-
-def fit_placements(table: PlacementTable, anchor: float = INITIAL) -> Fitted:
-    """The Plackett–Luce fit of whole placements (:mod:`arena.stats.plackett`),
-    without a prior, separation handled as in :func:`fit`: the tiers come
-    from the same pairwise "placed ahead of" graph, since a finite maximum
-    of Plackett–Luce exists exactly where that graph is strongly connected
-    (Hunter 2004, Assumption 1; a tie counts both ways). The main tier is
-    rated from each game's placement restricted to its bots: with the
-    bots above it at plus and those below at minus infinity (every game
-    places them wholly above or below it, or they would share its tier),
-    that is where the likelihood's maximum lies."""
-    ratings = Fitted()
-    totals = _totals(table.pairs)
-    groups = _groups(table.pairs)
-    ratings.groups = len(groups)
-    for group, members in enumerate(groups):
-        def rate(bots: list[str], out: Fitted, group: int = group) -> None:
-            _fit_placements(table, bots, anchor, group, totals, out)
-        _fit_tiers(table.pairs, members, anchor, group, ratings, rate)
-    return ratings
-
-
 class PlacementTable:
     """The games of a table, each as its ``(place, bot)`` pairs in order
     (a game's outcome whatever the seats), with how often each came, and
-    the pair table of the same games (for separation, head-to-head and the
+    the pair table of the same games (for tiers, head-to-head and the
     counts)."""
 
     def __init__(self) -> None:
         self.games: dict[tuple[tuple[int, str], ...], int] = {}
         self.pairs = PairTable()
-        self.pods = False  # holds a game of more than two seats
 
-    def add_game(self, game: StoredGame) -> None:
-        self.pairs.add_game(game)
-        outcome = tuple(sorted(zip(game.placements, game.seats)))
+    def add(self, seats: Sequence[str], placements: Sequence[int]) -> None:
+        """One game: each seat's bot and place (1 best, ties allowed)."""
+        self.pairs.add_placement(seats, placements)
+        outcome = tuple(sorted(zip(placements, seats)))
         self.games[outcome] = self.games.get(outcome, 0) + 1
-        self.pods = self.pods or game.players > 2
 
     def to_json(self) -> dict[str, Any]:
         return {"outcomes": [[[list(seat) for seat in outcome], count] for outcome, count in self.games.items()],
-                "pairs": self.pairs.to_json(), "pods": self.pods}
+                "pairs": self.pairs.to_json()}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PlacementTable:
         table = cls()
         table.games = {tuple((place, bot) for place, bot in outcome): count for outcome, count in data["outcomes"]}
         table.pairs = PairTable.from_json(data["pairs"])
-        table.pods = data["pods"]
         return table
 
-    def tie_groups(self) -> list[tuple[list[list[str]], int]]:
-        """Every distinct outcome as its tie groups (the bots placed equal,
-        best first) and its count; a game of one bot in every seat says
-        nothing and is left out."""
-        found = []
-        for outcome, count in self.games.items():
-            if len({bot for _, bot in outcome}) < 2:
-                continue
-            groups: list[list[str]] = []
-            for k, (place, bot) in enumerate(outcome):
-                if k and place == outcome[k - 1][0]:
-                    groups[-1].append(bot)
-                else:
-                    groups.append([bot])
-            found.append((groups, count))
-        return found
+
+def fit_table(table: PlacementTable) -> Fitted:
+    """The posterior ratings of a table's bots (see Prior above), their
+    groups and tiers (see Groups and Order)."""
+    outcomes = posterior.Outcomes()
+    for outcome, count in table.games.items():
+        outcomes.add([bot for _, bot in outcome], [place for place, _ in outcome], float(count))
+    ratings = Fitted()
+    if not outcomes.versions:
+        return ratings
+    fitted = posterior.fit_to_field(outcomes)
+    covariance = fitted.centred()
+    totals = _totals(table.pairs)
+    groups = _groups(table.pairs)
+    ratings.groups = len(groups)
+    ratings.prior_draws = fitted.prior_draws
+    for group, members in enumerate(groups):
+        for tier, bots in enumerate(tiers_of(table.pairs, members)):
+            for bot in bots:
+                k = outcomes.index[bot]
+                games, points = totals[bot]
+                ratings[bot] = JointRating(bot, float(fitted.mean[k]), Z95 * math.sqrt(max(0.0, covariance[k, k])),
+                                           games, points, group, tier)
+    for bot, k in outcomes.index.items():
+        for other, j in outcomes.index.items():
+            ratings.covariance[bot, other] = float(covariance[k, j])
+    return ratings
 
 
 def _totals(table: PairTable) -> dict[str, tuple[int, float]]:
@@ -347,72 +258,6 @@ def _totals(table: PairTable) -> dict[str, tuple[int, float]]:
         totals[a] = games_a + count, points_a + scored
         totals[b] = games_b + count, points_b + count - scored
     return totals
-
-
-def _fit_placements(table: PlacementTable, members: list[str], anchor: float, group: int,
-                    totals: dict[str, tuple[int, float]], out: Fitted) -> None:
-    """Plackett–Luce over every game's placement restricted to ``members``
-    (a game left with fewer than two seats says nothing about them)."""
-    index = {bot: k for k, bot in enumerate(members)}
-    games = []
-    for groups, count in table.tie_groups():
-        kept = [[index[bot] for bot in tied if bot in index] for tied in groups]
-        kept = [tied for tied in kept if tied]
-        if sum(len(tied) for tied in kept) >= 2:
-            games.append((kept, float(count)))
-    ratings, covariance = plackett.fit(len(members), plackett.Rankings(games))
-    for bot, k in index.items():
-        games_played, points = totals[bot]
-        out[bot] = MLRating(bot, anchor + float(ratings[k]), Z95 * math.sqrt(max(0.0, float(covariance[k, k]))),
-                            games_played, points, group)
-        for other, j in index.items():
-            out.covariance[bot, other] = float(covariance[k, j])
-
-
-def _fit_tiers(table: PairTable, members: list[str], anchor: float, group: int, out: Fitted,
-               rate: Callable[[list[str], Fitted], None]) -> None:
-    """The maximum-likelihood fit of one connected group without a prior:
-    rate the main tier, bound the rest (see Separation above). ``rate``
-    fits a set of bots from the games among them (Bradley–Terry on the pair
-    table, or Plackett–Luce on the placements) into a Fitted."""
-    tiers = tiers_of(table, members)
-    if len(tiers) == 1:
-        rate(members, out)
-        return
-    tier_of = {bot: k for k, tier in enumerate(tiers) for bot in tier}
-    scored_out = [False] * len(tiers)  # scored a point against a bot of another tier
-    conceded_out = [False] * len(tiers)  # a bot of another tier scored against it
-    inside = [0] * len(tiers)  # games inside the tier
-    for (a, b), count in table.games.items():
-        if a not in tier_of:
-            continue
-        ta, tb = tier_of[a], tier_of[b]
-        if ta == tb:
-            inside[ta] += count
-            continue
-        scored = table.points[a, b]
-        if scored > 0:
-            scored_out[ta] = conceded_out[tb] = True
-        if count - scored > 0:
-            scored_out[tb] = conceded_out[ta] = True
-    candidates = [k for k, tier in enumerate(tiers) if len(tier) >= 2]
-    main = max(candidates, key=lambda k: (len(tiers[k]), inside[k], -k)) if candidates else None
-    order = Fitted()
-    _fit_group(table, members, ORDER_PRIOR_DRAWS, anchor, group, order)
-    if main is not None:
-        rate(tiers[main], out)
-    for k, tier in enumerate(tiers):
-        if k == main:
-            continue
-        bound = "never lost" if not conceded_out[k] else "never won" if not scored_out[k] else "separated"
-        for bot in tier:
-            rated = order[bot]
-            out[bot] = MLRating(bot, rated.rating, 0.0, rated.games, rated.points, group, bound,
-                                tuple(other for other in tier if other != bot))
-    if main is not None:  # games and points count every game, not only those inside the tier
-        for bot in tiers[main]:
-            rated = order[bot]
-            out[bot] = MLRating(bot, out[bot].rating, out[bot].error, rated.games, rated.points, group)
 
 
 def tiers_of(table: PairTable, members: list[str]) -> list[list[str]]:
@@ -474,121 +319,6 @@ def _groups(table: PairTable) -> list[list[str]]:
     return groups
 
 
-def _fit_group(table: PairTable, members: list[str], prior: float, anchor: float,
-               group: int, out: Fitted, inside_only: bool = False) -> None:
-    """Fit ``members`` (with ``inside_only``, from the games among them
-    only) and put their ratings and covariance into ``out``."""
-    n = len(members)
-    index = {bot: k for k, bot in enumerate(members)}
-    # (i, j, games, points of i) with the prior's virtual draws included.
-    pairs: list[_Pair] = []
-    games = [0] * n
-    points = [0.0] * n
-    for (a, b), count in table.games.items():
-        if a not in index or (inside_only and b not in index):
-            continue
-        i, j, scored = index[a], index[b], table.points[a, b]
-        games[i] += count
-        games[j] += count
-        points[i] += scored
-        points[j] += count - scored
-        pairs.append((i, j, count + prior, scored + prior / 2))
-    pairs.sort()
-    r = [0.0] * n
-    for _ in range(_MAX_ITERATIONS):
-        gradient, laplacian = _derivatives(n, pairs, r)
-        step = _solve(_centred(laplacian), gradient)
-        before = _log_likelihood(pairs, r)
-        scale = 1.0
-        while True:
-            trial = [x + scale * d for x, d in zip(r, step)]
-            if _log_likelihood(pairs, trial) >= before - 1e-12 or scale < 1e-6:
-                break
-            scale /= 2
-        r = trial
-        if max((abs(scale * d) for d in step), default=0.0) < _TOLERANCE:
-            break
-    mean = sum(r) / n
-    _, laplacian = _derivatives(n, pairs, r)
-    covariance = _inverse(_centred(laplacian))
-    for bot, k in index.items():
-        out[bot] = MLRating(bot, anchor + r[k] - mean, Z95 * math.sqrt(max(0.0, covariance[k][k] - 1.0 / n)),
-                            games[k], points[k], group)
-        for other, j in index.items():
-            out.covariance[bot, other] = covariance[k][j] - 1.0 / n
-
-
-def _derivatives(n: int, pairs: list[_Pair], r: list[float]) -> tuple[list[float], list[list[float]]]:
-    """Gradient of the log-likelihood and minus its Hessian (a Laplacian)."""
-    gradient = [0.0] * n
-    laplacian = [[0.0] * n for _ in range(n)]
-    for i, j, count, scored in pairs:
-        p = _expected(r[i] - r[j])
-        g = _C * (scored - count * p)
-        gradient[i] += g
-        gradient[j] -= g
-        w = _C * _C * count * p * (1.0 - p)
-        laplacian[i][i] += w
-        laplacian[j][j] += w
-        laplacian[i][j] -= w
-        laplacian[j][i] -= w
-    return gradient, laplacian
-
-
-def _log_likelihood(pairs: list[_Pair], r: list[float]) -> float:
-    total = 0.0
-    for i, j, count, scored in pairs:
-        x = _C * (r[i] - r[j])
-        # log p = -log(1 + e^-x), log(1 - p) = -log(1 + e^x), computed stably
-        total -= scored * _softplus(-x) + (count - scored) * _softplus(x)
-    return total
-
-
-def _softplus(x: float) -> float:
-    return x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
-
-
-def _expected(diff: float) -> float:
-    x = _C * diff
-    if x >= 0:
-        return 1.0 / (1.0 + math.exp(-x))
-    e = math.exp(x)
-    return e / (1.0 + e)
-
-
-def _centred(laplacian: list[list[float]]) -> list[list[float]]:
-    """L + J/n: invertible for a connected group, and its inverse minus J/n
-    is the pseudo-inverse of L."""
-    n = len(laplacian)
-    return [[value + 1.0 / n for value in row] for row in laplacian]
-
-
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    inverse = _inverse(matrix)
-    return [sum(a * b for a, b in zip(row, vector)) for row in inverse]
-
-
-def _inverse(matrix: list[list[float]]) -> list[list[float]]:
-    """Gauss-Jordan with partial pivoting (the matrix is symmetric positive
-    definite, so this is stable)."""
-    n = len(matrix)
-    work = [list(row) + [1.0 if i == k else 0.0 for k in range(n)] for i, row in enumerate(matrix)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda row: abs(work[row][col]))
-        if abs(work[pivot][col]) < 1e-300:
-            raise ValueError("singular information matrix")
-        work[col], work[pivot] = work[pivot], work[col]
-        lead = work[col][col]
-        pivot_row = [value / lead for value in work[col]]
-        work[col] = pivot_row
-        for row in range(n):
-            if row != col and work[row][col] != 0.0:
-                factor = work[row][col]
-                target = work[row]
-                work[row] = [t - factor * p for t, p in zip(target, pivot_row)]
-    return [row[n:] for row in work]
-
-
 class JointTables:
     """The placement and pair tables of every game and player count and of
     all games together (table ``overall``): what the fit and head-to-head
@@ -611,7 +341,7 @@ class JointTables:
             if table is None:
                 table = self.placements[name] = PlacementTable()
                 self.pairs[name] = table.pairs
-            table.add_game(game)
+            table.add(game.seats, game.placements)
 
     def to_json(self) -> dict[str, Any]:
         """Every table's sums, to go on from (the fit needs nothing else)."""
@@ -626,10 +356,6 @@ class JointTables:
         return tables
 
     def fit(self) -> dict[str, Fitted]:
-        """Fitted ratings per table and bot, without a prior: Bradley–Terry
-        where a table holds only two-seat games (Plackett–Luce at two seats,
-        fitted from the smaller pair table), Plackett–Luce over whole
-        placements where it holds a pod game (a game table of 3 or 4 seats,
-        or ``overall`` with pods in it: one model for every count)."""
-        return {name: fit_placements(table) if table.pods else fit(table.pairs)
-                for name, table in self.placements.items()}
+        """The posterior ratings per table and bot (:func:`fit_table`): one
+        model for every seat count, ``overall`` included."""
+        return {name: fit_table(table) for name, table in self.placements.items()}

@@ -28,10 +28,10 @@ games (ties are rare and mostly shared first places) cannot estimate well,
 and it too differs from today's two-seat draws. A game of four seats has at
 most 4! = 24 consistent orders, so the expansion is cheap.
 
-The fit is Newton's method on the log-likelihood, whose minus Hessian (the
-observed information) is positive semi-definite with the all-ones vector in
-its null space (only differences are identified); the covariance of the
-ratings centred on their mean is the pseudo-inverse ``(H + J/n)^-1 - J/n``.
+This module gives the log-likelihood, its gradient and the observed
+information (minus its Hessian, positive semi-definite with the all-ones
+vector in its null space: only differences are identified); the fit, with
+the prior that makes every rating finite, is :mod:`arena.stats.posterior`'s.
 Games with the same tie groups are counted once with their number, so the
 work grows with distinct outcomes, not games.
 
@@ -53,8 +53,6 @@ import numpy as np
 import numpy.typing as npt
 
 C = math.log(10.0) / 400.0  # d log w / d r: ratings on the Elo scale
-_MAX_ITERATIONS = 200
-_TOLERANCE = 1e-9  # Elo
 Groups = Sequence[Sequence[int]]  # the tie groups of a game, best first, as bot indices
 
 
@@ -126,29 +124,3 @@ def derivatives(rankings: Rankings, n: int, r: npt.NDArray[np.float64]
                                 minlength=n * n).reshape(n, n)
             information += C * C * (np.diag(expected) - outer)
     return gradient, information
-
-
-def fit(n: int, rankings: Rankings) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Maximum-likelihood ratings of bots ``0..n-1`` (Elo scale, mean 0) and
-    their covariance from the observed information. The caller makes sure a
-    finite maximum exists (one connected group whose "placed ahead of" graph
-    is strongly connected, :func:`arena.stats.joint.tiers_of`)."""
-    r = np.zeros(n)
-    centre = np.full((n, n), 1.0 / n)
-    before = log_likelihood(rankings, r)
-    for _ in range(_MAX_ITERATIONS):
-        gradient, information = derivatives(rankings, n, r)
-        step = np.linalg.solve(information + centre, gradient)
-        scale = 1.0
-        while True:
-            trial = r + scale * step
-            after = log_likelihood(rankings, trial)
-            if after >= before - 1e-12 or scale < 1e-6:
-                break
-            scale /= 2
-        r, before = trial, after
-        if float(np.max(np.abs(scale * step))) < _TOLERANCE:
-            break
-    _, information = derivatives(rankings, n, r)
-    covariance = np.linalg.inv(information + centre) - centre
-    return r - r.mean(), covariance

@@ -159,6 +159,11 @@ class Sprt:
         return None
 
 
+def version_label(name: str, number: int) -> str:
+    """A league version as the log and the site name it: "alpha v2"."""
+    return f"{name} v{number}"
+
+
 def version_test_words(new: str, old: str, sprt: Sprt, counts: Sequence[int], llr: float, verdict: str | None) -> str:
     """A league's test of version ``new`` against its predecessor ``old``
     in words (the log's and the site's): its verdict (``better``, ``not

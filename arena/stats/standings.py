@@ -1,16 +1,15 @@
 """The standings people read: per table, each bot's Elo, its joint
-(order-independent) rating with a 95% interval, and its counts. Where the
-data define no finite joint rating (a bot that never lost or never won
-against the rest, see :mod:`arena.stats.joint`), ``joint``, ``joint_low``
-and ``joint_high`` are None and ``joint_bound`` says why ("never lost",
-"never won", "separated": against every bot outside its tier) and
-``joint_tier`` lists the other bots of its tier, whose games with it the
-bound does not count (empty where it is alone); otherwise both are None.
-Where a table's bots fall into several groups that no game links (A and B played
-each other, C and D each other, never across), each group's ratings have
-their own scale (each centred at 1500) and cannot be compared:
-``joint_group`` numbers the row's group from 1 and the rows come group by
-group; with one group it is None. Each row's ``pairs`` lists
+(order-independent) rating with a 95% interval, and its counts. The joint
+rating is the posterior of :mod:`arena.stats.joint`: finite for every bot
+from its first game, its prior's weight (virtual draws against a bot rated
+1500, fitted to the field) in ``joint_prior_draws``. A table's rows come in
+the joint fit's order: group by group, tier by tier (``joint_tier`` from 1:
+a bot never stands below a bot it beat in every game they played, unless
+that bot beat it back through others), then best joint rating first.
+Where a table's bots fall into several groups that no game links (A and B
+played each other, C and D each other, never across), their ratings meet
+only through the prior and cannot be compared: ``joint_group`` numbers the
+row's group from 1; with one group it is None. Each row's ``pairs`` lists
 the bot's seat-swapped pair statistics against every bot it met in pairs at
 that table (:class:`arena.stats.pentanomial.PairStats`, this bot as ``a``):
 counts, score, Elo difference and interval, LOS, draw ratio. ``score`` is
@@ -36,7 +35,7 @@ from typing import Any
 from arena import results
 from arena.model import StoredGame
 from arena.stats.elo import Ladder
-from arena.stats.joint import Fitted, JointTables, bound_words
+from arena.stats.joint import Fitted, JointTables
 from arena.stats.luck import LUCK_FIELDS, LuckRow, with_luck
 from arena.stats.pentanomial import PAIR_SCORES, SeatSwappedPairs
 from arena.stats.tables import table_name
@@ -65,11 +64,11 @@ class StandingsRow:
     score: float
     first_place_share: float
     joint_group: int | None
+    joint_tier: int | None
     joint: float | None
     joint_low: float | None
     joint_high: float | None
-    joint_bound: str | None
-    joint_tier: list[str] | None
+    joint_prior_draws: float | None
     pairs: list[dict[str, Any]]
 
     def to_json(self) -> dict[str, Any]:
@@ -78,7 +77,8 @@ class StandingsRow:
 
 @dataclass(frozen=True)
 class Standings:
-    """Rows (one per table and bot, best Elo first in each table), and per
+    """Rows (one per table and bot, in each table the joint fit's order),
+    and per
     table how often each seat placed first (first places shared among those
     who share them): seat advantage is real, and this shows it. (The rating
     history is the ladder's: :meth:`arena.stats.elo.Ladder.take_history`.)"""
@@ -171,29 +171,31 @@ class Tally:
         rows = []
         standings = ladder.ranked()
         tables = list(dict.fromkeys(standing.game for standing in standings))
-        for standing in sorted(standings, key=lambda s: (tables.index(s.game), _group(fitted, s.game, s.bot_id))):
+        for standing in sorted(standings, key=lambda s: (tables.index(s.game), _place(fitted, s.game, s.bot_id))):
             table_fit = fitted.get(standing.game)
             rating = table_fit.get(standing.bot_id) if table_fit is not None else None
-            defined = rating is not None and rating.defined
             opponents = sorted({b for a, b in _met(pairs, standing.game) if a == standing.bot_id}
                                | {a for a, b in _met(pairs, standing.game) if b == standing.bot_id})
             rows.append(StandingsRow(
                 **standing.to_json(),
                 joint_group=table_fit.group_of(standing.bot_id) if table_fit is not None else None,
-                joint=round(rating.rating, 1) if rating and defined else None,
-                joint_low=round(rating.low, 1) if rating and defined else None,
-                joint_high=round(rating.high, 1) if rating and defined else None,
-                joint_bound=rating.bound if rating else None,
-                joint_tier=list(rating.tier) if rating and not defined else None,
+                joint_tier=rating.tier + 1 if rating else None,
+                joint=round(rating.rating, 1) if rating else None,
+                joint_low=round(rating.low, 1) if rating else None,
+                joint_high=round(rating.high, 1) if rating else None,
+                joint_prior_draws=round(table_fit.prior_draws, 3) if rating and table_fit is not None else None,
                 pairs=[stats.to_json() for other in opponents
                        if (stats := pairs.between(standing.game, standing.bot_id, other)) is not None]))
         return Standings(rows, dict(sorted(self.seats.items())), pairs)
 
 
-def _group(fitted: dict[str, Fitted], table: str, bot_id: str) -> int:
-    """Sort key: a table's bots group by group (all in one where there is one)."""
+def _place(fitted: dict[str, Fitted], table: str, bot_id: str) -> tuple[int, int, float]:
+    """Sort key: a table's bots in the joint fit's order (a bot it does not
+    rate, which played only itself, last)."""
     table_fit = fitted.get(table)
-    return (table_fit.group_of(bot_id) or 0) if table_fit is not None else 0
+    if table_fit is None or bot_id not in table_fit:
+        return (len(fitted) + 1, 0, 0.0)
+    return table_fit.order_key(bot_id)
 
 
 def _met(pairs: SeatSwappedPairs, table: str) -> list[tuple[str, str]]:
@@ -201,7 +203,7 @@ def _met(pairs: SeatSwappedPairs, table: str) -> list[tuple[str, str]]:
 
 
 GROUPS_APART = ("no game links one group to another, so ratings compare only within a group "
-                "(each group's mean is 1500)")
+                "(the prior pulls each group toward 1500)")
 
 
 def text_table(rows: list[StandingsRow]) -> list[str]:
@@ -220,32 +222,29 @@ def text_table(rows: list[StandingsRow]) -> list[str]:
             block = row.table_name, row.joint_group
             lines.append(f"{row.table_name}: group {row.joint_group} of {groups[row.table_name]}"
                          + (f" ({GROUPS_APART})" if row.joint_group == 1 else ""))
-        joint = "unbounded*" if row.joint_bound else "" if row.joint is None else \
-            f"{row.joint:.0f} ({row.joint_low:.0f} to {row.joint_high:.0f})"
+        joint = "" if row.joint is None else f"{row.joint:.0f} ({row.joint_low:.0f} to {row.joint_high:.0f})"
         lines.append(f"{row.table_name:15} {row.bot[:20]:20} {row.version:12} {row.elo:7.1f} {joint:>22} "
                      f"{row.games:6} {row.wins:5} {row.losses:6} {row.draws:5} {row.forfeits:8} "
                      f"{row.score:6.3f} {row.first_place_share:6.3f}")
-    return lines + unbounded_notes(rows)
+    return lines + prior_notes(rows)
 
 
-def unbounded_notes(rows: list[StandingsRow]) -> list[str]:
-    """What each "unbounded*" of the table means, in words true of the
-    bot's results (:func:`arena.stats.joint.bound_words`)."""
-    names = {row.bot_id: row.bot for row in rows}
-    notes = [f"  {row.table_name} {row.bot}: "
-             f"{bound_words(row.joint_bound, [names.get(b, b) for b in row.joint_tier or []])}"
-             for row in rows if row.joint_bound]
-    if not notes:
+def prior_notes(rows: list[StandingsRow]) -> list[str]:
+    """Which prior made each table's joint ratings, and the order's rule."""
+    priors = {row.table_name: row.joint_prior_draws for row in rows if row.joint_prior_draws is not None}
+    if not priors:
         return []
-    return ["* unbounded: no finite joint rating. Counting the games against bots outside its tier only (its"
-            " tier: the bots named after \"except\", which won or drew against one another), each such bot"] + notes
+    return ["joint: the Plackett–Luce posterior, each bot given virtual draws against a bot rated 1500 "
+            "(their number fitted to the field): " + ", ".join(f"{table} {draws:g}" for table, draws in priors.items()),
+            "order: by tier, then joint rating: a bot never stands below a bot it beat in every game they played, "
+            "unless that bot beat it back through others"]
 
 
 def to_csv(rows: list[StandingsRow], luck: dict[tuple[str, str], LuckRow] | None = None) -> str:
     """The rows as CSV, one column per field of the JSON rows, in their
     order, but ``pairs`` (a list per row: :func:`pairs_csv` gives them a CSV
-    of their own): an empty cell for none (a joint rating the data cannot
-    define), forfeits by reason as compact JSON; with ``luck``, the luck
+    of their own): an empty cell for none (a bot that played only
+    itself has no joint rating), forfeits by reason as compact JSON; with ``luck``, the luck
     fields after them (:mod:`arena.stats.luck`)."""
     columns = [field.name for field in dataclasses.fields(StandingsRow) if field.name != "pairs"]
     if luck is None:
