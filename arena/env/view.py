@@ -35,7 +35,7 @@ def encoding_for(spec: GameSpec, players: int, options: dict[str, Any] | None) -
 
 
 def observation(encoding: Encoding, state: Json, seat: int) -> Observation:
-    return np.array(encoding.observe(state, seat), dtype=np.float32)
+    return encoding.observe(state, seat)
 
 
 def offered_by_index(encoding: Encoding, state: Json, offered: list[Action]) -> dict[int, Action]:
@@ -53,5 +53,6 @@ def offered_by_index(encoding: Encoding, state: Json, offered: list[Action]) -> 
 
 def mask(encoding: Encoding, by_index: dict[int, Action]) -> Mask:
     out = np.zeros(encoding.action_count, dtype=np.int8)
-    out[list(by_index)] = 1
+    for index in by_index:
+        out[index] = 1
     return out

@@ -28,9 +28,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import numpy as np
+
 from arena.games.base import Action, Game
 
 Json = dict[str, Any]
+Vector = np.ndarray[Any, np.dtype[np.float32]]
 SEATS = 4  # arena's games seat at most four: every per-seat field has four slots
 
 
@@ -94,15 +97,16 @@ class Encoding(ABC):
         it is offered in): two actions offered together never share one."""
 
     @abstractmethod
-    def fill(self, state: Json, seat: int, out: list[float]) -> None:
+    def fill(self, state: Json, seat: int, out: Vector) -> None:
         """Write seat ``seat``'s view of ``state`` into ``out`` (``size``
         zeros on entry)."""
 
     # -- shared by every game -----------------------------------------------------------------
 
-    def observe(self, state: Json, seat: int) -> list[float]:
-        """Seat ``seat``'s observation of ``state``, ``size`` numbers in [0, 1]."""
-        out = [0.0] * self.size
+    def observe(self, state: Json, seat: int) -> Vector:
+        """Seat ``seat``'s observation of ``state``, ``size`` numbers in [0, 1]
+        (float32: written in place, a few dozen numbers of zeros)."""
+        out = np.zeros(self.size, dtype=np.float32)
         self.fill(state, seat, out)
         return out
 
@@ -113,18 +117,18 @@ class Encoding(ABC):
     def seat_of(self, slot: int, observer: int) -> int:
         return (observer + slot) % self.players
 
-    def one_hot(self, out: list[float], name: str, index: int | None) -> None:
+    def one_hot(self, out: Vector, name: str, index: int | None) -> None:
         """Set position ``index`` of field ``name`` (nothing for None)."""
         if index is not None:
             out[self.offsets[name] + index] = 1.0
 
-    def seats_field(self, out: list[float], name: str, seats: Sequence[int | None], observer: int) -> None:
+    def seats_field(self, out: Vector, name: str, seats: Sequence[int | None], observer: int) -> None:
         """A four-slot field with a 1 at the slot of every seat in ``seats``."""
         for seat in seats:
             if seat is not None:
                 out[self.offsets[name] + (seat - observer) % self.players] = 1.0
 
-    def seated(self, out: list[float]) -> None:
+    def seated(self, out: Vector) -> None:
         """The ``seats`` field every encoding starts with: 1 for each slot that holds a seat."""
         base = self.offsets["seats"]
         for slot in range(self.players):

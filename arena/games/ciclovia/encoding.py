@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from arena.games.base import Action
 from arena.games.ciclovia.engine import GAME
-from arena.games.encoding import RETIRED, SEATED, ActionCode, Encoding, Field, Json, scaled
+from arena.games.encoding import RETIRED, SEATED, ActionCode, Encoding, Field, Json, Vector, scaled
 
 SPACES = len(GAME.board["spaces"])
 BLOCKS = len(GAME.board["blocks"])
@@ -63,7 +63,7 @@ class CicloviaEncoding(Encoding):
                 return 8 + i
         raise ValueError(f"not a ciclovia action: {action!r}")
 
-    def fill(self, state: Json, seat: int, out: list[float]) -> None:
+    def fill(self, state: Json, seat: int, out: Vector) -> None:
         offsets = self.offsets
         self.seated(out)
         self.seats_field(out, "retired", state["retired"], seat)

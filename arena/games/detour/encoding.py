@@ -8,7 +8,7 @@ from typing import Any
 
 from arena.games.base import Action
 from arena.games.detour.engine import GAME
-from arena.games.encoding import RETIRED, SEATED, ActionCode, Encoding, Field, Json, scaled
+from arena.games.encoding import RETIRED, SEATED, ActionCode, Encoding, Field, Json, Vector, scaled
 
 SPACES = len(GAME.board["spaces"])
 CENTRE = GAME.board["centre"]
@@ -56,7 +56,7 @@ class DetourEncoding(Encoding):
             return 16 + 3 * action["wheel"] + TURNS.index(action["turn"])
         return 28 + action["start"]
 
-    def fill(self, state: Json, seat: int, out: list[float]) -> None:
+    def fill(self, state: Json, seat: int, out: Vector) -> None:
         offsets = self.offsets
         self.seated(out)
         self.seats_field(out, "retired", state["retired"], seat)

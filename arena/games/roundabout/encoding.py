@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 
 from arena.games.base import Action
-from arena.games.encoding import RETIRED, SEATED, ActionCode, Encoding, Field, Json, scaled
+from arena.games.encoding import RETIRED, SEATED, ActionCode, Encoding, Field, Json, Vector, scaled
 from arena.games.roundabout.engine import GAME
 
 SPACES = len(GAME.board["spaces"])
@@ -64,7 +64,7 @@ class RoundaboutEncoding(Encoding):
             return OFFER + (4 if action["accept"] else 5)
         return OFFER + 6
 
-    def fill(self, state: Json, seat: int, out: list[float]) -> None:
+    def fill(self, state: Json, seat: int, out: Vector) -> None:
         offsets = self.offsets
         players = self.players
         self.seated(out)

@@ -5,7 +5,7 @@ lists."""
 from __future__ import annotations
 
 from arena.games.base import Action
-from arena.games.encoding import RETIRED, SEATED, ActionCode, Encoding, Field, Json, scaled
+from arena.games.encoding import RETIRED, SEATED, ActionCode, Encoding, Field, Json, Vector, scaled
 from arena.games.slyyde.engine import GAME
 
 SQUARES = len(GAME.board["squares"])
@@ -39,7 +39,7 @@ class SlyydeEncoding(Encoding):
             return 0 if action["move"] == "roll" else 1
         return 2 + action["back6"]
 
-    def fill(self, state: Json, seat: int, out: list[float]) -> None:
+    def fill(self, state: Json, seat: int, out: Vector) -> None:
         offsets = self.offsets
         self.seated(out)
         self.seats_field(out, "retired", state["retired"], seat)

@@ -4,7 +4,7 @@ and the observation that rules.md's "For learners" section lists."""
 from __future__ import annotations
 
 from arena.games.base import Action
-from arena.games.encoding import RETIRED, SEATED, ActionCode, Encoding, Field, Json, scaled
+from arena.games.encoding import RETIRED, SEATED, ActionCode, Encoding, Field, Json, Vector, scaled
 
 PHASES = ("roll", "choose", "over")
 
@@ -28,7 +28,7 @@ class PigEncoding(Encoding):
     def action_index(self, action: Action, state: Json) -> int:
         return 0 if action["choice"] == "roll" else 1
 
-    def fill(self, state: Json, seat: int, out: list[float]) -> None:
+    def fill(self, state: Json, seat: int, out: Vector) -> None:
         offsets, target = self.offsets, state["target"]
         self.seated(out)
         self.seats_field(out, "retired", state["retired"], seat)
