@@ -18,8 +18,8 @@ class SlyydeEncoding(Encoding):
         ActionCode("move", 2, "`{\"move\": \"roll\", ...}` 0, `{\"move\": \"diagonal\", ...}` 1"),
         ActionCode("back6", 4, "`{\"back6\": S}`: 2 + S"),
         ActionCode("roll", 1, "the turn's roll: the environments' own step before every roll from the seat's "
-                              "stream, the only action then (most games have no other choice; bots are "
-                              "never asked it)"),
+                              "stream, the only action then (half the two-seat games have no other choice; bots "
+                              "are never asked it)"),
     )
     ROLL_STEP = 6
     FIELDS = (
