@@ -31,6 +31,7 @@ def env(game: str | GameSpec, players: int = 2, options: dict[str, Any] | None =
         render_mode: str | None = None) -> Any:
     """``game``'s AEC environment at ``players`` seats, wrapped as PettingZoo's
     classic games are; ValueError for a count or option set it cannot seat."""
+    _check_learn()
     from arena.env.factory import env as make
 
     return make(game, players, options, render_mode)
@@ -39,13 +40,25 @@ def env(game: str | GameSpec, players: int = 2, options: dict[str, Any] | None =
 def raw_env(game: str | GameSpec, players: int = 2, options: dict[str, Any] | None = None,
             render_mode: str | None = None) -> ArenaEnv:
     """``env`` without PettingZoo's wrappers."""
+    _check_learn()
     from arena.env.factory import raw_env as make
 
     return make(game, players, options, render_mode)
 
 
+def _check_learn() -> None:
+    """One line instead of a traceback when the learn extra is missing."""
+    try:
+        import gymnasium  # noqa: F401
+        import pettingzoo  # noqa: F401
+    except ImportError as exc:
+        raise ImportError(f"the environments need PettingZoo and Gymnasium, the extra arena[learn] "
+                          f"(pip install 'dice-arena[learn]'): {exc}") from None
+
+
 def __getattr__(name: str) -> Any:
     if name == "SingleAgentEnv":
+        _check_learn()
         from arena.env.single import SingleAgentEnv
 
         return SingleAgentEnv
