@@ -205,7 +205,7 @@ def test_a_served_policy_plays_a_real_tournament_in_its_box(tmp_path):
     bots = random_bots(tmp_path / "bots", ["randy"])
     python_bot(bots, "policy_bot", POLICY_BOT)
     run = arena("tournament", "--bots", "bots", "--games", "detour,slyyde", "--rounds", "2", "--jobs", "2",
-                "--move-timeout", "2", "--db", "t.db", "--out", "site", cwd=tmp_path)
+                "--move-timeout", "2", "--isolation", "box", "--db", "t.db", "--out", "site", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "UNUSABLE" not in run.stderr and "skipping" not in run.stderr, run.stderr
     with closing(sqlite3.connect(tmp_path / "t.db")) as db:
