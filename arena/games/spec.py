@@ -13,6 +13,7 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.games.base import Game
+from arena.games.encoding import Encoding
 from arena.games.evaluation import EvaluationFactory
 from arena.games.text_view import TextView
 
@@ -40,7 +41,10 @@ class GameSpec:
     is in arena/games/text_view.js): the states and words of every step made
     again from a record's events, checked against this package's engine and
     text view on seeded random games (tests/test_engines_js.py); a game
-    without one has its replays made in Python and stored whole. ``conformance`` is test configuration, read
+    without one has its replays made in Python and stored whole. ``encoding``
+    is the game as numbers for learners (arena.games.encoding: a fixed
+    index for every action, an observation vector); ``arena.env`` makes
+    environments only of games that bring one. ``conformance`` is test configuration, read
     by the conformance suite only (tests/test_conformance.py): per player
     count, the option sets its seeded random games are played with
     (``[{}]`` where a count is not named). It is here rather than in the
@@ -55,6 +59,7 @@ class GameSpec:
     board_js: Traversable | None = None
     board_css: Traversable | None = None
     engine_js: Traversable | None = None
+    encoding: type[Encoding] | None = None
     conformance: Mapping[int, Sequence[dict[str, Any]]] = field(default_factory=dict)
 
     @property

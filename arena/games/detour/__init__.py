@@ -2,6 +2,7 @@
 
 from importlib.resources import files
 
+from arena.games.detour.encoding import DetourEncoding
 from arena.games.detour.engine import GAME
 from arena.games.detour.evaluation import DetourEvaluation
 from arena.games.detour.text_view import DetourTextView
@@ -12,6 +13,7 @@ SPEC = GameSpec(
     rules=files(__name__) / "rules.md",
     text_view=DetourTextView,
     evaluation=DetourEvaluation,
+    encoding=DetourEncoding,
     board_js=files(__name__) / "board.js",
     board_css=files(__name__) / "board.css",
     engine_js=files(__name__) / "engine.js",

@@ -2,6 +2,7 @@
 
 from importlib.resources import files
 
+from arena.games.slyyde.encoding import SlyydeEncoding
 from arena.games.slyyde.engine import GAME
 from arena.games.slyyde.evaluation import SlyydeEvaluation
 from arena.games.slyyde.text_view import SlyydeTextView
@@ -12,6 +13,7 @@ SPEC = GameSpec(
     rules=files(__name__) / "rules.md",
     text_view=SlyydeTextView,
     evaluation=SlyydeEvaluation,
+    encoding=SlyydeEncoding,
     board_js=files(__name__) / "board.js",
     board_css=files(__name__) / "board.css",
     engine_js=files(__name__) / "engine.js",
