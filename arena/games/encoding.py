@@ -26,14 +26,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from arena.games.base import Action, Game
 
+if TYPE_CHECKING:  # numpy only where an observation is made: bots in the box import the games without it
+    import numpy as np
+
 Json = dict[str, Any]
-Vector = np.ndarray[Any, np.dtype[np.float32]]
+Vector: TypeAlias = "np.ndarray[Any, np.dtype[np.float32]]"
 SEATS = 4  # arena's games seat at most four: every per-seat field has four slots
 
 
@@ -106,6 +107,8 @@ class Encoding(ABC):
     def observe(self, state: Json, seat: int) -> Vector:
         """Seat ``seat``'s observation of ``state``, ``size`` numbers in [0, 1]
         (float32: written in place, a few dozen numbers of zeros)."""
+        import numpy as np
+
         out = np.zeros(self.size, dtype=np.float32)
         self.fill(state, seat, out)
         return out
