@@ -73,8 +73,7 @@ def standing_rows(model: SiteData, table: str) -> list[dict[str, Any]]:
                      "group": fitted.group_of(bot_id) or 0,
                      "forfeits": {reason: standing.forfeits_by_reason.get(reason, 0)
                                   for reason in FORFEIT_REASONS}})
-    rows.sort(key=lambda r: (fitted.order_key(r["info"].bot_id) if r["joint"] else (len(rows), 0, 0.0),
-                             -r["elo"].elo, r["info"].bot_id))
+    rows.sort(key=lambda r: (fitted.order_key(r["info"].bot_id), -r["elo"].elo, r["info"].bot_id))
     for group in dict.fromkeys(row["group"] for row in rows):
         block = [row for row in rows if row["group"] == group]
         for row, bar in zip(block, interval_bars([row["joint"] for row in block])):

@@ -104,8 +104,11 @@ class Fitted(dict[str, JointRating]):
 
     def order_key(self, bot: str) -> tuple[int, int, float]:
         """Where the bot stands in its table: group by group, then tier by
-        tier, then by rating (see Order above)."""
-        rating = self[bot]
+        tier, then by rating (see Order above); a bot not rated here (it
+        played only itself) after them all."""
+        rating = self.get(bot)
+        if rating is None:
+            return self.groups, 0, 0.0
         return rating.group, rating.tier, -rating.rating
 
     def superiority(self, a: str, b: str) -> float | None:
@@ -264,7 +267,7 @@ def tiers_of(table: PairTable, members: list[str]) -> list[list[str]]:
     """The strongly connected parts of the "scored a point against" graph
     among ``members`` (each sorted), strongest first: a bot of an earlier
     tier may have beaten one of a later tier in every game, never the other
-    way round. One tier means every rating is finite."""
+    way round."""
     index = {bot: k for k, bot in enumerate(members)}
     scored: list[set[int]] = [set() for _ in members]
     for (a, b), count in table.games.items():

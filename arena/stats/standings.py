@@ -171,7 +171,8 @@ class Tally:
         rows = []
         standings = ladder.ranked()
         tables = list(dict.fromkeys(standing.game for standing in standings))
-        for standing in sorted(standings, key=lambda s: (tables.index(s.game), _place(fitted, s.game, s.bot_id))):
+        for standing in sorted(standings, key=lambda s: (tables.index(s.game),
+                                                         fitted.get(s.game, Fitted()).order_key(s.bot_id))):
             table_fit = fitted.get(standing.game)
             rating = table_fit.get(standing.bot_id) if table_fit is not None else None
             opponents = sorted({b for a, b in _met(pairs, standing.game) if a == standing.bot_id}
@@ -187,15 +188,6 @@ class Tally:
                 pairs=[stats.to_json() for other in opponents
                        if (stats := pairs.between(standing.game, standing.bot_id, other)) is not None]))
         return Standings(rows, dict(sorted(self.seats.items())), pairs)
-
-
-def _place(fitted: dict[str, Fitted], table: str, bot_id: str) -> tuple[int, int, float]:
-    """Sort key: a table's bots in the joint fit's order (a bot it does not
-    rate, which played only itself, last)."""
-    table_fit = fitted.get(table)
-    if table_fit is None or bot_id not in table_fit:
-        return (len(fitted) + 1, 0, 0.0)
-    return table_fit.order_key(bot_id)
 
 
 def _met(pairs: SeatSwappedPairs, table: str) -> list[tuple[str, str]]:
