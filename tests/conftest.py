@@ -226,7 +226,9 @@ def process_table() -> ProcessTable:
     return ProcessTable()
 
 
-USER = "arena-box-test"
+# One per pytest-xdist worker: workers run at once, and each removes its user
+# and kills everything that user runs.
+USER = f"arena-box-test-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
 
 
 @pytest.fixture

@@ -2,7 +2,9 @@
 browser tests, node for the JavaScript bots, g++ for the C++ bot helper.
 
 A missing one is installed with apt-get when that can work here (root, with
-apt-get), once per test session, saying so on the terminal. Where it cannot
+apt-get), once per test session, saying so on the terminal (one install at a time on
+the machine: pytest-xdist's workers each ask, and apt-get takes one at a
+time). Where it cannot
 be had, its tests are skipped with the reason, shown in pytest's summary and
 header; under CI (``CI`` set) they fail instead, so CI never passes without
 running them. ``ARENA_TEST_NO_INSTALL=1`` forbids installing.
@@ -10,6 +12,7 @@ running them. ``ARENA_TEST_NO_INSTALL=1`` forbids installing.
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import os
 import shutil
@@ -46,9 +49,19 @@ def _can_install() -> str | None:
     return None
 
 
+APT_LOCK = "/tmp/arena-tests-apt-get.lock"
+
+
 @functools.cache
 def _install(program: Program) -> str | None:
-    """Install ``program`` with apt-get; why it failed, or None."""
+    """Install ``program`` with apt-get unless another test process has
+    meanwhile; why it failed, or None."""
+    with open(APT_LOCK, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        return None if program.path() else _apt_get(program)
+
+
+def _apt_get(program: Program) -> str | None:
     # Straight to the terminal: pytest captures what tests print.
     terminal = sys.__stderr__ or sys.stderr
     terminal.write(f"\n[arena tests] {program.name} is missing, needed for {program.needed_for}: "

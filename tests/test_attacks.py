@@ -28,6 +28,10 @@ from support import ARENA, RANDOM_BOT, REPO
 import arena
 from arena.bots import isolation
 
+# Alone, after the parallel tests: the CPU hog must not make an honest bot lose on time,
+# on a machine no other test loads.
+pytestmark = pytest.mark.serial
+
 # Each attacker and the forfeit its games end in, where it is always the same
 # (the hog and the warden killer play on; the memory forker is ended for its
 # memory, or runs out of time while its children take it).

@@ -25,6 +25,10 @@ from arena.errors import BotTimeout, IllegalAnswer
 from arena.model import Job, Limits, Termination
 from arena.play.referee import play_game
 
+# Alone, after the parallel tests: turn clocks and waits for a CPU, timed on a machine
+# no other test loads.
+pytestmark = pytest.mark.serial
+
 
 def _random_seats(limits: Limits) -> list[BotSeat]:
     [spec] = [spec for spec in discover([RANDOM_BOT.parent]) if spec.name == "random_bot"]

@@ -15,6 +15,9 @@ from contextlib import closing
 import pytest
 from support import REPO, arena
 
+# Alone, after the parallel tests: the load on the cores is the test's own.
+pytestmark = pytest.mark.serial
+
 BUNDLED = REPO / "arena" / "bundled_bots"
 
 BURN = [sys.executable, "-c", "while True: pass"]

@@ -36,6 +36,10 @@ from arena.model import FORFEITS, BotSpec, DiceKey, Limits, Termination
 from arena.play.match import play_match
 from arena.play.plan import Entrant, plan_round_robin
 
+# Alone, after the parallel tests: it counts the cgroups no warden holds, which a kill in
+# another test's run would add to.
+pytestmark = pytest.mark.serial
+
 # Short timeouts and small limits keep the zoo fast.
 FAST = Limits(startup_timeout=1.0, move_timeout=0.3, cpu_seconds=5, address_space_bytes=1 << 30,
               processes=16, file_size_bytes=4 << 20, stderr_bytes=64 << 10)
