@@ -342,7 +342,7 @@ def test_a_match_of_four_bots_plays_every_rotation_and_places_every_seat(workdir
     assert sum(float(points) for points in match.groups()) == pytest.approx(4 * 4 / 2, abs=4e-3)
 
 
-def test_sigterm_while_bots_are_checked_stops_with_one_line(workdir):
+def test_sigterm_while_bots_are_checked_stops_with_one_line(workdir, process_table):
     import os
     import signal
     import subprocess
@@ -350,12 +350,16 @@ def test_sigterm_while_bots_are_checked_stops_with_one_line(workdir):
 
     from support import ARENA, REPO
 
-    python_bot(workdir / "bots", "sleepy", "import time; time.sleep(60)")
+    sleepy = python_bot(workdir / "bots", "sleepy", "import time; time.sleep(60)")
     env = dict(os.environ, PYTHONPATH=str(REPO))
     started = time.monotonic()
     process = subprocess.Popen([*ARENA, "tournament", "--startup-timeout", "60"], cwd=workdir, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2)
+    # Once the sleepy bot runs, not after a fixed time: on a loaded machine
+    # arena may not have got that far (nor set its handler) in two seconds.
+    while not process_table.mentioning(str(sleepy)):
+        assert time.monotonic() - started < 30 and process.poll() is None, "the sleepy bot never started"
+        time.sleep(0.05)
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130

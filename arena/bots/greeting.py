@@ -3,6 +3,7 @@ close it. A tournament's probe and ``arena check`` both begin this way."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +23,36 @@ class Greeting:
     started: bool = True
 
 
-def greet(spec: BotSpec, limits: Limits, running: set[BotProcess] | None = None) -> Greeting:
+class Greetings:
+    """The bots being greeted at once, for a caller interrupted meanwhile to
+    kill: a bot that finishes starting after that is killed as it is added,
+    instead of being waited for until its start-up limit."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: set[BotProcess] = set()
+        self._killed = False
+
+    def add(self, process: BotProcess) -> None:
+        with self._lock:
+            self._running.add(process)
+            if not self._killed:
+                return
+        process.kill()
+
+    def discard(self, process: BotProcess) -> None:
+        with self._lock:
+            self._running.discard(process)
+
+    def kill_all(self) -> None:
+        with self._lock:
+            self._killed = True
+            running = list(self._running)
+        for process in running:
+            process.kill()
+
+
+def greet(spec: BotSpec, limits: Limits, running: Greetings | None = None) -> Greeting:
     """Start the bot, shake hands within the start-up limit, close it. While
     the handshake runs the process is in ``running`` (where given), so that
     a caller interrupted meanwhile can kill it."""

@@ -6,8 +6,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from arena.bots.greeting import greet
-from arena.bots.process import BotProcess
+from arena.bots.greeting import Greetings, greet
 from arena.games import GAMES
 from arena.model import BotSpec, Limits
 from arena.play.plan import Entrant
@@ -26,19 +25,18 @@ class Probe:
 def probe_bots(specs: list[BotSpec], limits: Limits) -> list[Probe]:
     """Start every bot once, concurrently, and shake hands. Interrupted, it
     kills the bots it started instead of waiting out their start-up time."""
-    running: set[BotProcess] = set()
+    running = Greetings()
     pool = ThreadPoolExecutor(max_workers=min(8, len(specs)))
     try:
         return list(pool.map(lambda spec: _probe(spec, limits, running), specs))
     except KeyboardInterrupt:
-        for process in list(running):
-            process.kill()
+        running.kill_all()
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _probe(spec: BotSpec, limits: Limits, running: set[BotProcess]) -> Probe:
+def _probe(spec: BotSpec, limits: Limits, running: Greetings) -> Probe:
     greeting = greet(spec, limits, running)
     if greeting.hello is None:
         problem = f"handshake failed: {greeting.error}" if greeting.started else str(greeting.error)
