@@ -282,7 +282,8 @@ def test_the_time_a_bot_waits_for_a_cpu_held_by_another_game_is_not_charged(zoo_
         answer, took, why = _decide(needy, 1.0)
     finally:
         turn_over.cancel()
-        turn_over.join()
+        if turn_over.ident is not None:  # a failure before its start leaves none to join
+            turn_over.join()
         hog.close()
         needy.close()
     if hog_turn < 2.0:

@@ -23,9 +23,13 @@ as IOI's ``isolate`` confines contestants:
   perf, userfaultfd, io_uring, bpf, mounts, namespaces...), with EPERM.
 
 All of a bot's processes together are bounded by a cgroup where arena can
-make one (root, cgroup v2 or the v1 hierarchies): ``pids.max`` (processes),
-one core of CPU (the cpu quota) and ``--memory`` of resident memory. Where it
-cannot (an ordinary user, usually), the warden sums the resident memory of
+make one: ``pids.max`` (processes), one core of CPU (the cpu quota) and
+``--memory`` of resident memory. On cgroup v2 the bots' cgroups are below
+one arena manages: under systemd a scope it delegates (arena.bots.systemd),
+to root or to an ordinary user; elsewhere, as root, the root of what arena
+sees (a container's, whose processes move to a leaf first); on v1, as
+root, each hierarchy's root. Where it cannot (an ordinary user with no
+systemd user manager, or on v1), the warden sums the resident memory of
 the bot's processes every ``warden.WATCH_SECONDS`` and ends the bot over the
 cap, RLIMIT_NPROC bounds the processes per user, and one warning line says
 that the CPU quota is not enforced. Between its decisions a bot is frozen
@@ -39,6 +43,7 @@ machines where bubblewrap cannot run.
 
 from __future__ import annotations
 
+import errno
 import functools
 import itertools
 import logging
@@ -55,7 +60,7 @@ from pathlib import Path
 from typing import Any
 
 import arena
-from arena.bots import seccomp, warden
+from arena.bots import seccomp, systemd, warden
 from arena.errors import ArenaError
 from arena.model import BotSpec, Limits
 
@@ -69,6 +74,7 @@ ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime",
        "nsswitch.conf", "mime.types")
 CPU_PERIOD_US = 100_000
 CONTROLLERS = ("pids", "cpu", "memory")
+LEAF = "leaf"  # where the processes of a cgroup arena takes charge of go (see _take_charge)
 
 NO_BOX_WARNING = ("warning: --isolation none: bots run without a box, with every power of the user arena "
                   "runs as (they can read the database, signal the referee, reach the network)")
@@ -77,6 +83,10 @@ _counter = itertools.count()
 
 
 # -- cgroups ----------------------------------------------------------------------------------
+
+
+class CgroupsRefused(Exception):
+    """A cgroup hierarchy arena cannot use here; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -153,26 +163,83 @@ def _weigh_bots(base: Path, version: int) -> None:
     machine together would get what one of those processes gets, and on a
     busy machine a bot woken for its move would wait for the CPU past its
     move time (each bot stays capped at one core by its own quota)."""
+    (base / ("cpu.shares" if version == 1 else "cpu.weight")).write_text(str(_bots_weight(version)))
+
+
+def _bots_weight(version: int) -> int:
+    """The CPU weight of one ordinary process (or systemd unit) per core."""
     cores = os.cpu_count() or 1
-    if version == 1:
-        (base / "cpu.shares").write_text(str(1024 * cores))
-    else:
-        (base / "cpu.weight").write_text(str(min(10_000, 100 * cores)))
+    return 1024 * cores if version == 1 else min(10_000, 100 * cores)
 
 
-def _v2_place(mount: str) -> CgroupPlace | None:
-    root = Path(mount)
-    available = [c for c in CONTROLLERS if c in _words(root / "cgroup.controllers")]
-    if not available:
-        return None
+def _take_charge(cgroup: Path, available: list[str]) -> None:
+    """Give the controllers to the cgroups below ``cgroup``, first moving its
+    processes into a leaf of their own where the kernel asks it: only the
+    root may both hold processes and give controllers to its children (in
+    a container, whose root holds the container's processes, as
+    docker-in-docker does; in arena's own scope, arena alone)."""
     enable = " ".join(f"+{c}" for c in available)
-    (root / "cgroup.subtree_control").write_text(enable)
-    base = root / CGROUP_FOLDER
+    for _ in range(5):  # a process forked while the others move lands beside them: move it too
+        try:
+            (cgroup / "cgroup.subtree_control").write_text(enable)
+            return
+        except OSError as exc:
+            if exc.errno != errno.EBUSY:
+                raise
+        leaf = cgroup / LEAF
+        leaf.mkdir(exist_ok=True)
+        for pid in _words(cgroup / "cgroup.procs"):
+            try:
+                (leaf / "cgroup.procs").write_text(pid)
+            except ProcessLookupError:
+                continue
+    (cgroup / "cgroup.subtree_control").write_text(enable)
+
+
+def _v2_owned(mount: Path) -> Path:
+    """The v2 cgroup arena may manage the inside of: under systemd, a
+    delegated scope it asks for (as root, if systemd gives none, the
+    machine's root); elsewhere, as root, the root of what it sees (the
+    machine's, or a container's with a cgroup namespace of its own), and
+    as another user its own cgroup if someone delegated it."""
+    if systemd.running():
+        try:
+            return mount / systemd.delegated_scope(_bots_weight(2)).lstrip("/")
+        except systemd.NoDelegation as exc:
+            if os.geteuid() != 0:
+                raise CgroupsRefused(str(exc)) from None
+            log.info("no delegated scope from systemd (%s): bots' cgroups below the root", exc)
+            return mount
+    own = mount / systemd.own_cgroup().lstrip("/")
+    if os.geteuid() == 0 and own != mount and os.access(mount / "cgroup.subtree_control", os.W_OK):
+        return mount  # root where no systemd runs: not another manager's cgroup, the root
+    if not os.access(own / "cgroup.subtree_control", os.W_OK):
+        raise CgroupsRefused(f"this user may not manage its cgroup ({own}), and no systemd can delegate one")
+    return own
+
+
+def _v2_place(mount: str) -> CgroupPlace:
+    """The bots' cgroup folder in the unified hierarchy: below arena's own
+    cgroup (a systemd scope, a container's root), or, where arena runs as
+    root without either, below the machine's root."""
+    root = Path(mount)
+    if not any(c in _words(root / "cgroup.controllers") for c in CONTROLLERS):
+        raise CgroupsRefused(f"the cgroup v2 hierarchy at {mount} has no controller (they are in v1's)")
+    owned = _v2_owned(root)
+    available = [c for c in CONTROLLERS if c in _words(owned / "cgroup.controllers")]
+    if not available:
+        raise CgroupsRefused(f"{owned} offers none of the controllers {', '.join(CONTROLLERS)}")
+    _take_charge(owned, available)
+    base = owned / CGROUP_FOLDER
     base.mkdir(exist_ok=True)
-    (base / "cgroup.subtree_control").write_text(enable)
+    (base / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in available))
     _probe(base, {name: value for c in available for name, value in _PROBE_VALUES_V2[c].items()})
     if "cpu" in available:
         _weigh_bots(base, 2)
+    if owned != root:  # bots of arenas killed outright, in their scopes beside this one
+        for scope in owned.parent.glob(f"{systemd.SCOPE_PREFIX}*.scope"):
+            if scope != owned:
+                warden.remove_abandoned_cgroups(str(scope / CGROUP_FOLDER), 2)
     return CgroupPlace(2, {c: base for c in available})
 
 
@@ -193,29 +260,44 @@ def _v1_place() -> CgroupPlace | None:
     return CgroupPlace(1, bases) if bases else None
 
 
-@functools.cache
 def cgroup_place() -> CgroupPlace | None:
     """Where bot cgroups go on this machine (v2 where it offers every
     controller, else the v1 hierarchies), or None if arena cannot make
-    cgroups here. Checked once per process; the cgroups of bots whose
-    warden was killed outright are emptied and removed."""
+    cgroups here (``cgroup_problem`` says why)."""
+    return _cgroups()[0]
+
+
+def cgroup_problem() -> str | None:
+    """Why arena has no cgroup here, or None when it has."""
+    return _cgroups()[1]
+
+
+@functools.cache
+def _cgroups() -> tuple[CgroupPlace | None, str | None]:
+    """Found once per process (and inherited by its forks, which stay in
+    the same cgroup); the cgroups of bots whose warden was killed outright
+    are emptied and removed."""
     places: list[CgroupPlace] = []
+    reasons: list[str] = []
     for mount, kind, _ in _mounts():
         if kind == "cgroup2":
             try:
-                if place := _v2_place(mount):
-                    places.append(place)
-            except OSError:
-                continue
+                places.append(_v2_place(mount))
+            except CgroupsRefused as exc:
+                reasons.append(str(exc))
+            except OSError as exc:
+                reasons.append(f"{mount}: {exc.strerror or exc}")
     if not any(set(place.bases) == set(CONTROLLERS) for place in places):
         if v1 := _v1_place():
             places.append(v1)
+        elif any(kind == "cgroup" for _, kind, _ in _mounts()):
+            reasons.append("this user may not write the cgroup v1 hierarchies")
     if not places:
-        return None
+        return None, "; ".join(reasons) or "no cgroup hierarchy is mounted"
     chosen = max(places, key=lambda place: len(place.bases))
     for base in set(chosen.bases.values()):
         warden.remove_abandoned_cgroups(str(base), chosen.version)
-    return chosen
+    return chosen, None
 
 
 def unenforced(place: CgroupPlace | None) -> list[str]:
@@ -274,16 +356,16 @@ def check(limits: Limits) -> None:
         raise ArenaError(problem)
     if limits.isolation == "box":
         seccomp.program()  # libseccomp is there and knows every call denied
-    _warn_once(limits.isolation, tuple(unenforced(cgroup_place())))
+    _warn_once(limits.isolation, tuple(unenforced(cgroup_place())), cgroup_problem())
 
 
 @functools.cache
-def _warn_once(isolation: str, missing: tuple[str, ...]) -> None:
+def _warn_once(isolation: str, missing: tuple[str, ...], why: str | None) -> None:
     if isolation == "none":
         print(NO_BOX_WARNING, file=sys.stderr, flush=True)
     if missing:
-        print(f"warning: no usable cgroup here, so not enforced per bot: {', '.join(missing)}",
-              file=sys.stderr, flush=True)
+        print(f"warning: no usable cgroup here, so not enforced per bot: {', '.join(missing)}"
+              f"{f' (why: {why})' if why else ''}", file=sys.stderr, flush=True)
 
 
 def _prefix(executable: str) -> str:
