@@ -127,8 +127,8 @@ def _check_tournament(folder: Path, run: subprocess.CompletedProcess) -> None:
 
 @pytest.mark.slow
 def test_every_attack_is_blocked_in_a_tournament_with_cgroups(zoo_dir, zoo_game, process_table, tmp_path):
-    """As root, or as a user systemd delegates cgroups to (the VM step of
-    .ci/run runs it as both): every limit is the kernel's."""
+    """As root, or as a user systemd delegates cgroups to: every limit is
+    the kernel's."""
     place = isolation.cgroup_place()
     if place is None or set(place.bases) != set(isolation.CONTROLLERS):
         pytest.skip(f"no cgroups for this user ({isolation.cgroup_problem()}): the ordinary-user test covers it")

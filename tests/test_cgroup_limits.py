@@ -4,7 +4,7 @@ every process of the bot is in them. Under systemd (cgroup v2) the bots'
 cgroups lie in a delegated scope of arena's own, with the referee in a
 leaf beside them, never in systemd's own units or at the root.
 
-``ARENA_TEST_CGROUPS=2`` (the VM step of .ci/run sets it) makes a machine
+``ARENA_TEST_CGROUPS=2`` (.ci/vm/cgroup-tests sets it) makes a machine
 without every cgroup v2 controller a failure instead of a skip, so the
 test cannot pass on the fallback.
 """

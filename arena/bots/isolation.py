@@ -210,7 +210,10 @@ def _v2_owned(mount: Path) -> Path:
                 raise CgroupsRefused(str(exc)) from None
             log.info("no delegated scope from systemd (%s): bots' cgroups below the root", exc)
             return mount
-    own = mount / systemd.own_cgroup().lstrip("/")
+    try:
+        own = mount / systemd.own_cgroup().lstrip("/")
+    except systemd.NoDelegation as exc:
+        raise CgroupsRefused(str(exc)) from None
     if os.geteuid() == 0 and own != mount and os.access(mount / "cgroup.subtree_control", os.W_OK):
         return mount  # root where no systemd runs: not another manager's cgroup, the root
     if not os.access(own / "cgroup.subtree_control", os.W_OK):
@@ -232,7 +235,7 @@ def _v2_place(mount: str) -> CgroupPlace:
     _take_charge(owned, available)
     base = owned / CGROUP_FOLDER
     base.mkdir(exist_ok=True)
-    (base / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in available))
+    _take_charge(base, available)  # it holds no process: the controllers pass on to each bot's cgroup
     _probe(base, {name: value for c in available for name, value in _PROBE_VALUES_V2[c].items()})
     if "cpu" in available:
         _weigh_bots(base, 2)
