@@ -16,14 +16,32 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
-from support import ARENA, REPO, arena_environment, random_bots
+from support import ARENA, arena_environment, random_bots
 
 pytestmark = pytest.mark.slow
 
 LATENCY = 2.0  # seconds from a game's end to the page showing it
-SLOW_RANDOM = (REPO / "arena" / "bundled_bots" / "random_bot.py").read_text().replace(
-    'reply = {"type": "action"', 'time.sleep(0.06)\n            reply = {"type": "action"').replace(
-    "import json\n", "import json\nimport time\n")
+# A random bot taking its time: 0.06 s a move, and in the second seat 0.5 s a move after its eighth,
+# so that a game it plays there has seconds to go at any step under 20 (a Detour game has 36 or
+# more): time for a page to open it, however loaded the machine, before it ends.
+STEADY = """\
+import json, random, sys, time
+
+chooser, seat, moves = random.Random(), 0, 0
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "name": "steady", "games": message["games"]}), flush=True)
+    elif message["type"] == "game_start":
+        chooser.seed(message["seed"])
+        seat, moves = message["seat"], 0
+    elif message["type"] == "decide":
+        moves += 1
+        time.sleep(0.5 if seat == 1 and moves > 8 else 0.06)
+        print(json.dumps({"type": "action", "action": chooser.choice(message["actions"])}), flush=True)
+    elif message["type"] == "bye":
+        break
+"""
 
 
 def _finished_at(db: Path, number: int) -> float:
@@ -74,10 +92,19 @@ def _stamps(page, selector: str, pattern: str) -> None:
     }""", [selector, pattern])
 
 
-def _latencies(page, db: Path, count: int) -> list[float]:
+def _latencies(watched, db: Path, count: int, errors: Path) -> list[float]:
     """Wait for ``count`` numbers after the first seen; each one's delay
-    after its game ended, in seconds."""
-    page.wait_for_function(f"Object.keys(window.seen).length > {count}", timeout=120_000)
+    after its game ended, in seconds. If they do not come: what the page
+    saw and showed, its problems and the league's output."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page = watched.page
+    try:
+        page.wait_for_function(f"Object.keys(window.seen).length > {count}", timeout=120_000)
+    except PlaywrightTimeout:
+        shown = page.evaluate("[JSON.stringify(window.seen), document.querySelector('main').innerText.slice(0, 600)]")
+        raise AssertionError("\n".join([f"seen {shown[0]}", shown[1], *watched.problems,
+                                         errors.read_text()[-3000:]])) from None
     assert page.evaluate("window.notReloaded") is True
     seen = {int(number): stamp / 1000 for number, stamp in page.evaluate("window.seen").items()}
     first = min(seen)
@@ -95,7 +122,7 @@ def test_the_served_league_in_a_browser(tmp_path, browser):
     from test_browser import Watched
 
     bots = random_bots(tmp_path / "bots", ["quick"])
-    (bots / "steady.py").write_text(SLOW_RANDOM)
+    (bots / "steady.py").write_text(STEADY)
     db = tmp_path / "arena.db"
     command = [*ARENA, "league", "--bots", str(bots), "--games", "detour", "--jobs", "1", "--serve", "0",
                "--move-timeout", "1", "--db", str(db), "--out", str(tmp_path / "site")]
@@ -108,16 +135,16 @@ def test_the_served_league_in_a_browser(tmp_path, browser):
             games.page.goto(address + "games.html")
             games.page.wait_for_selector("html[data-served=live]")
             _stamps(games.page, "#games tbody tr td", r"^#(\d+)$")
-            late = _latencies(standings.page, db, 3) + _latencies(games.page, db, 3)
+            output = tmp_path / "stderr.txt"
+            late = _latencies(standings, db, 3, output) + _latencies(games, db, 3, output)
             assert max(late) <= LATENCY, late
 
-            # A game in progress, from the live panel, followed step by step until it is stored.
-            # One that has just begun, so that it has steps to come: under 20 steps (a Detour game
-            # has 36 or more). Under 10, the window was about a third of a second, one or two of
-            # the status's pushes (every 0.25 s), and a loaded machine missed it for 30 s.
+            # A game in progress, from the live panel, followed step by step until it is stored:
+            # one with steady in the second seat, under 20 steps in (seconds to go, see STEADY).
             begun = standings.page.wait_for_function("""() => {
                 const row = Array.from(document.querySelectorAll("#live tr[data-key]"))
-                    .find((tr) => parseInt(tr.cells[2].textContent, 10) < 20);
+                    .find((tr) => parseInt(tr.cells[2].textContent, 10) < 20
+                                  && /^steady/.test(tr.cells[1].textContent.split(" vs ")[1]));
                 return row && row.getAttribute("data-key");
             }""", timeout=30_000).json_value()
             standings.page.locator(f'#live tr[data-key="{begun}"] a.watch').click()
