@@ -74,7 +74,10 @@
     };
     document.head.appendChild(script);
   }
-  window.ArenaGamesList = {add: function (chunk, rows) { chunks[chunk] = rows; }, reload: reload};
+  // A chunk's script hands its rows here; its load event, which follows
+  // its running at once, takes them (loadChunk).
+  let added = null;
+  window.ArenaGamesList = {add: function (chunk, rows) { added = {chunk: chunk, rows: rows}; }, reload: reload};
 
   function readHash() {
     const params = new URLSearchParams(location.hash.slice(1));
@@ -162,14 +165,20 @@
     return a;
   }
 
+  // A chunk of an older build that arrives after a reload is dropped: its
+  // rows are not the rows the list now counts.
   function loadChunk(chunk) {
     if (!loading[chunk]) {
+      const build = loading;
       loading[chunk] = new Promise(function (resolve, reject) {
         const script = document.createElement("script");
         script.src = "data/list/" + chunk + ".js" + (generation === null ? "" : "?g=" + generation);
         script.onload = function () {
-          if (chunks[chunk]) resolve(chunks[chunk]);
-          else reject(new Error(script.src + " holds no rows"));
+          const found = added;
+          added = null;
+          if (!found || found.chunk !== chunk) { reject(new Error(script.src + " holds no rows")); return; }
+          if (build === loading) chunks[chunk] = found.rows;
+          resolve(found.rows);
         };
         script.onerror = function () { reject(new Error("could not load " + script.src)); };
         document.head.appendChild(script);
