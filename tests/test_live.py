@@ -7,6 +7,7 @@ again."""
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import sqlite3
@@ -21,9 +22,10 @@ from support import ARENA, arena_environment, random_bots
 pytestmark = pytest.mark.slow
 
 LATENCY = 2.0  # seconds from a game's end to the page showing it
-# A random bot taking its time: 0.06 s a move, and in the second seat 0.5 s a move after its eighth,
-# so that a game it plays there has seconds to go at any step under 20 (a Detour game has 36 or
-# more): time for a page to open it, however loaded the machine, before it ends.
+# A random bot taking its time: 0.06 s a move, but 0.5 s for its 9th to 16th moves in the second
+# seat, so that a game it plays there has over 3 s to go at any step under 20: time for a page to
+# open it, however loaded the machine, before it ends (a random Detour game can last hundreds of
+# moves, so the slow ones are not all of them).
 STEADY = """\
 import json, random, sys, time
 
@@ -37,7 +39,7 @@ for line in sys.stdin:
         seat, moves = message["seat"], 0
     elif message["type"] == "decide":
         moves += 1
-        time.sleep(0.5 if seat == 1 and moves > 8 else 0.06)
+        time.sleep(0.5 if seat == 1 and 8 < moves <= 16 else 0.06)
         print(json.dumps({"type": "action", "action": chooser.choice(message["actions"])}), flush=True)
     elif message["type"] == "bye":
         break
@@ -193,6 +195,48 @@ def test_arena_serve_tells_its_pages_of_a_new_build(tmp_path, browser):
             watched.page.wait_for_function("Object.keys(window.seen).length > 1", timeout=30_000)
             assert watched.page.evaluate("window.notReloaded") is True
             assert watched.page.locator("p.lead").inner_text() != before
+            _clean(watched)
+        finally:
+            watched.context.close()
+
+
+def test_a_list_chunk_of_an_older_build_that_arrives_late_is_not_shown(tmp_path, browser):
+    """Two builds told one after the other, the first one's chunk of the
+    games list held back until the second one's is drawn, then answered
+    with a row fewer: the list keeps the rows of the build it counts, and
+    draws them again without a fault."""
+    from test_browser import SHOWN_NUMBERS, Watched
+
+    bots = random_bots(tmp_path / "bots", ["one", "two"])
+    out, db = tmp_path / "site", tmp_path / "arena.db"
+    subprocess.run([*ARENA, "tournament", "--bots", str(bots), "--games", "slyyde", "--rounds", "1", "--db", str(db),
+                    "--out", str(out)], cwd=tmp_path, env=arena_environment(None), check=True, capture_output=True)
+    with _running([*ARENA, "serve", "--db", str(db), "--out", str(out), "--port", "0"], tmp_path) as (address, _):
+        watched = Watched(browser)
+        page = watched.page
+        try:
+            held = []
+            page.route(re.compile(r"/data/list/0\.js\?g=101$"), lambda route: held.append(route))
+            page.goto(address + "games.html")
+            page.wait_for_function("document.body.dataset.gamesShown !== undefined")
+            shown = page.evaluate(SHOWN_NUMBERS)
+            assert len(shown) > 1
+            page.evaluate("ArenaGamesList.reload(101)")
+            deadline = time.monotonic() + 30
+            while not held:
+                assert time.monotonic() < deadline, "the first build's chunk was never asked for"
+                page.wait_for_timeout(20)
+            with page.expect_response(re.compile(r"/data/list/0\.js\?g=102$")):
+                page.evaluate("ArenaGamesList.reload(102)")
+            page.wait_for_function("document.querySelector('#games tbody tr') !== null")
+            rows = json.loads((out / "data" / "list" / "0.js").read_text().split(", ", 1)[1].rsplit(");", 1)[0])
+            with page.expect_response(re.compile(r"/data/list/0\.js\?g=101$")):
+                held[0].fulfill(content_type="text/javascript",
+                                body=f"ArenaGamesList.add(0, {json.dumps(rows[:-1])});\n")
+            page.evaluate("location.hash = '#page=1'")  # drawn again, from the chunks it holds
+            page.wait_for_function("location.hash === '#page=1'")
+            page.wait_for_timeout(200)
+            assert page.evaluate(SHOWN_NUMBERS) == shown
             _clean(watched)
         finally:
             watched.context.close()
