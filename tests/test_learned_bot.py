@@ -110,3 +110,11 @@ def test_train_a_small_policy_and_play_it_against_random_in_a_real_tournament(tm
                              capture_output=True, text=True, timeout=60, env=arena_environment(tmp_path))
     assert verdict.returncode == 0, verdict.stderr
     assert "forfeits: none" in verdict.stdout and "pairs: 3 (void: 0)" in verdict.stdout, verdict.stdout
+
+
+def test_the_examples_random_bot_is_the_bundled_one():
+    """The example's opponent is a real copy (a link would not survive
+    cp -r), kept the same as bots/ keeps its copies."""
+    copy, original = EXAMPLE / "bots" / "random_bot.py", REPO / "arena" / "bundled_bots" / "random_bot.py"
+    assert not copy.is_symlink() and copy.read_bytes() == original.read_bytes(), (
+        "edit arena/bundled_bots/random_bot.py, then cp -p it to examples/learned_bot/bots/")
