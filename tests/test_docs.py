@@ -138,7 +138,10 @@ def test_the_site_in_a_real_browser(tmp_path, browser):
         page.goto(f"{base}/reference/cli/")
         assert page.locator("h2#arena-tournament").count() == 1
         page.locator("label.md-search__icon, .md-search__input").first.click()
-        page.locator("input.md-search__input").fill("pentanomial")
+        # Typed key by key, as a reader does: Material reads the query on keyup
+        # (and once when its index is ready), so fill(), which sends only an
+        # input event, found nothing whenever the index was ready before it.
+        page.locator("input.md-search__input").press_sequentially("pentanomial")
         results = page.locator(".md-search-result__item")
         results.first.wait_for(timeout=15_000)
         assert results.count() >= 1
