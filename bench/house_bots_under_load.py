@@ -1,8 +1,9 @@
 """Benchmark: how close the house bots come to the move time on a loaded machine.
 
 Runs ``arena tournament`` (the command, in a process of its own) between the
-bundled bots (random, greedy, search) at every game, two seats, with
-``--move-timeout 0.2`` by default, while ``--burners`` processes (default:
+bundled bots (random, greedy, search) at every game, two seats (or
+``--players N``: pods of N, with copies of the random bot filling the seats
+beyond three), with ``--move-timeout 0.2`` by default, while ``--burners`` processes (default:
 one per core) spin on the CPU for the whole run. Then prints, for each bot,
 as median, p99, p99.9 and maximum, as a share of the move time:
 
@@ -16,7 +17,8 @@ as median, p99, p99.9 and maximum, as a share of the move time:
 
 and its forfeits on time.
 
-    .venv/bin/python bench/house_bots_under_load.py [--rounds 3] [--move-timeout 0.2] [--burners 2] [--keep DIR]
+    .venv/bin/python bench/house_bots_under_load.py [--rounds 3] [--move-timeout 0.2] [--burners 2]
+        [--players 4] [--keep DIR]
 
 docs/explanation/house-bots.md and search_bot.py's docstring give the margin
 chosen from these figures.
@@ -119,12 +121,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--move-timeout", type=float, default=0.2)
     parser.add_argument("--burners", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--players", type=int, default=2, help="seats a game (pods beyond two)")
     parser.add_argument("--keep", type=Path, default=None, help="run in this folder and keep it")
     arguments = parser.parse_args()
     folder = arguments.keep or Path(tempfile.mkdtemp(prefix="arena-load-"))
     bots = folder / "bots"
     bots.mkdir(parents=True, exist_ok=True)
     shutil.copy(BUNDLED / "random_bot.py", bots / "random_bot.py")
+    for copy in range(2, arguments.players - 1):
+        shutil.copy(BUNDLED / "random_bot.py", bots / f"random_bot_{copy}.py")
     for name in TIMED:
         (bots / name).mkdir()
         shutil.copy(BUNDLED / f"{name}.py", bots / name / "bot.py")
@@ -133,8 +138,9 @@ def main() -> None:
     burners = [subprocess.Popen(BURN) for _ in range(arguments.burners)]
     try:
         subprocess.run([sys.executable, "-m", "arena.cli", "tournament", "--bots", str(bots), "--rounds",
-                        str(arguments.rounds), "--move-timeout", str(arguments.move_timeout), "--db",
-                        str(folder / "arena.db"), "--out", str(folder / "leaderboard")],
+                        str(arguments.rounds), "--players", str(arguments.players), "--move-timeout",
+                        str(arguments.move_timeout), "--db", str(folder / "arena.db"),
+                        "--out", str(folder / "leaderboard")],
                        cwd=folder, check=True, stdout=subprocess.DEVNULL,
                        env={**os.environ, "PYTHONPATH": str(REPO)})
     finally:
@@ -143,8 +149,9 @@ def main() -> None:
             burner.wait()
     times, timeouts, games = decision_times(folder / "arena.db")
     limit = arguments.move_timeout
-    print(f"{games} games at --move-timeout {limit:g} with {arguments.burners} CPU burners "
-          f"on {os.cpu_count()} cores (load average before the run's end: {os.getloadavg()[0]:.1f}); "
+    print(f"{games} games of {arguments.players} seats at --move-timeout {limit:g} with "
+          f"{arguments.burners} CPU burners on {os.cpu_count()} cores "
+          f"(load average before the run's end: {os.getloadavg()[0]:.1f}); "
           "as a share of the move time:")
     for bot in sorted(times):
         print(f"  {bot}: forfeits on time {timeouts.get(bot, 0)}")

@@ -12,6 +12,18 @@ with a 95% interval computed over pairs, the pair being the unit of
 independent luck. The issue's targets are checked: search beats greedy by
 at least 65%, greedy beats random by at least 70%.
 
+Pods (``--players 3,4``): per game and seat count, the ladder's bots in
+pods of that many seats (at four seats with three bots, the weakest sits
+twice, as two processes), every rotation of the seats on one seed a round
+(``arena.play.plan.plan_rotations``, the pods of a tournament). The table
+gives each bot's mean place (1 is first; ties share the better place, as
+arena.results ranks them) with a 95% interval over rounds, and each step
+of the ladder: how many rounds the stronger bot placed better on average
+than the weaker, worse, or level, with the exact one-sided sign test over
+the rounds that were not level (a round's rotations share their dice, so
+the round is the unit of independent luck). The issue's target: every step
+significant at p < 0.01 with no forfeit on time.
+
 Evidence where luck rules (``--deep``): the search bot with a much longer
 move time, against random and against greedy (and greedy against random on
 the same seeds), shows the best score the game allows; the section ends with
@@ -27,12 +39,12 @@ and how sure the saving is (spreads estimated from a finite number of pairs).
     python bench/ladder.py --pairs 50 --move-timeout 0.25 --jobs 2
     python bench/ladder.py --games slyyde --deep slyyde --deep-timeout 2 --deep-pairs 100
     python bench/ladder.py --skip-ladder --duplicate-pairs 150
+    python bench/ladder.py --skip-ladder --players 3,4 --rounds 100 --move-timeout 0.2
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import math
 import os
 import statistics
@@ -47,9 +59,10 @@ from arena.games import GAMES, get_game
 from arena.games.dice import stream_seed
 from arena.model import FORFEITS, BotSpec, DiceKey, GameRecord, Job, Limits
 from arena.play.executors import LocalExecutor
-from arena.play.plan import plan_round_robin
+from arena.play.plan import plan_rotations, plan_round_robin
 from arena.play.probe import probe_bots
 from arena.stats.joint import Z95
+from arena.stats.pairs import binomial_tail
 
 REPO = Path(__file__).resolve().parent.parent
 LADDER = ("random_bot", "greedy_bot", "search_bot")
@@ -60,6 +73,7 @@ DUPLICATE_PAIRS = {"slyyde": ("greedy_bot", "random_bot"), "detour": ("greedy_bo
                    "ciclovia": ("search_bot", "greedy_bot"),
                    "roundabout": ("search_bot", "greedy_bot")}
 MARGIN = 0.05
+POD_SIGNIFICANCE = 0.01
 
 
 @dataclass
@@ -120,6 +134,45 @@ def games_needed(unit_scores: list[float], games_per_unit: int) -> tuple[int, fl
     return math.ceil(units) * games_per_unit, spread
 
 
+@dataclass
+class PodResult:
+    """One game at one seat count: each round's places of every bot (a
+    bot seated twice counts both seats), and the forfeits by bot and kind."""
+
+    game: str
+    players: int
+    places: dict[str, dict[int, list[int]]] = field(default_factory=dict)
+    forfeits: dict[str, int] = field(default_factory=dict)
+    decisions: list[int] = field(default_factory=list)
+
+    def add(self, record: GameRecord, name_of: dict[str, str]) -> None:
+        for seat, bot_id in enumerate(record.job.seats):
+            rounds = self.places.setdefault(name_of[bot_id], {})
+            rounds.setdefault(record.job.round, []).append(record.placements[seat])
+        for forfeit in record.forfeits:
+            key = f"{name_of[record.job.seats[forfeit.seat]]}:{forfeit.termination.value}"
+            self.forfeits[key] = self.forfeits.get(key, 0) + 1
+        self.decisions.append(record.decisions)
+
+    def round_means(self, name: str) -> dict[int, float]:
+        return {number: statistics.fmean(places) for number, places in self.places[name].items()}
+
+    def mean_place(self, name: str) -> tuple[float, float, float]:
+        """The mean place and its 95% interval over rounds."""
+        means = list(self.round_means(name).values())
+        centre = statistics.fmean(means)
+        half = Z95 * statistics.stdev(means) / math.sqrt(len(means)) if len(means) > 1 else math.inf
+        return centre, centre - half, centre + half
+
+    def step(self, stronger: str, weaker: str) -> tuple[int, int, int, float]:
+        """Rounds where ``stronger`` placed better on average, worse, level;
+        and the one-sided sign test's p of that many better or more."""
+        a, b = self.round_means(stronger), self.round_means(weaker)
+        better = sum(a[n] < b[n] for n in a)
+        worse = sum(a[n] > b[n] for n in a)
+        return better, worse, len(a) - better - worse, binomial_tail(better, better + worse)
+
+
 # ---------------------------------------------------------------- playing
 
 def load_bots(bot_dirs: list[Path], names: list[str], limits: Limits) -> dict[str, BotSpec]:
@@ -135,9 +188,10 @@ def load_bots(bot_dirs: list[Path], names: list[str], limits: Limits) -> dict[st
 
 
 def slower(spec: BotSpec, name: str, arguments: list[str]) -> BotSpec:
-    """The same bot under another name, with extra command-line arguments."""
-    digest = hashlib.sha256("\0".join([spec.content_hash, *arguments]).encode()).hexdigest()
-    return BotSpec(name, (*spec.command, *arguments), spec.path, digest)
+    """The same bot under another name, with extra command-line arguments.
+    Its version stays its files' hash, which the referee checks again before
+    every process starts (the name alone makes it another bot_id)."""
+    return BotSpec(name, (*spec.command, *arguments), spec.path, spec.content_hash)
 
 
 def play(jobs: list[Job], specs: list[BotSpec], limits: Limits, workers: int,
@@ -232,6 +286,8 @@ def main() -> None:
     parser.add_argument("--duplicate-timeout", type=float, default=0.1,
                         help="move time for the duplicate-dice measurement")
     parser.add_argument("--skip-ladder", action="store_true")
+    parser.add_argument("--players", default="", help="seat counts of the pod ladder, e.g. 3,4 (default: none)")
+    parser.add_argument("--rounds", type=int, default=100, help="rounds (rotations on one seed) per pod row")
     args = parser.parse_args()
     try:
         run(args)
@@ -244,12 +300,21 @@ def run(args: argparse.Namespace) -> None:
     games = [g.strip() for g in args.games.split(",") if g.strip()] or sorted(GAMES)
     for name in games + [g for g in args.deep.split(",") if g]:
         get_game(name)
-    for option in ("pairs", "jobs", "deep_pairs"):
+    for option in ("pairs", "jobs", "deep_pairs", "rounds"):
         if getattr(args, option) < 1:
             raise ArenaError(f"--{option.replace('_', '-')} must be at least 1")
     if min(args.move_timeout, args.deep_timeout, args.duplicate_timeout) <= 0:
         raise ArenaError("move times must be positive")
     names = [n.strip() for n in args.ladder.split(",") if n.strip()]
+    try:
+        seat_counts = [int(n) for n in args.players.split(",") if n.strip()]
+    except ValueError:
+        raise ArenaError(f"--players takes seat counts such as 3,4, not {args.players!r}") from None
+    for count in seat_counts:
+        for game in games:
+            known = get_game(game)
+            if not known.min_players <= count <= known.max_players:
+                raise ArenaError(f"{game} does not seat {count} players")
     limits = Limits(move_timeout=args.move_timeout, cpu_seconds=args.cpu_seconds)
     if args.deep and not set(LADDER) <= set(names):
         raise ArenaError(f"--deep needs {', '.join(LADDER)} in the ladder")
@@ -259,6 +324,8 @@ def run(args: argparse.Namespace) -> None:
           f"{os.cpu_count()} cores\n")
     if not args.skip_ladder:
         ladder(args, games, names, bots, limits)
+    for count in seat_counts:
+        pods(args, games, names, bots, limits, count)
     deep = [g for g in args.deep.split(",") if g]
     if deep:
         evidence(args, deep, bots)
@@ -278,6 +345,44 @@ def ladder(args, games: list[str], names: list[str], bots: dict[str, BotSpec], l
         for high in reversed(range(len(specs))):
             for low in reversed(range(high)):
                 print_row(results(records, specs[high], specs[low], game))
+        print(flush=True)
+
+
+def pod_seats(specs: list[BotSpec], players: int) -> list[BotSpec]:
+    """The ladder's bots for a pod of ``players`` seats: the weakest first
+    fill the seats the ladder lacks, each copy its own process and name."""
+    seats = list(specs)
+    for copy in range(players - len(specs)):
+        weakest = specs[copy % len(specs)]
+        seats.append(slower(weakest, f"{weakest.name}#{copy + 2}", []))
+    return seats[:players] if players < len(specs) else seats
+
+
+def pods(args, games: list[str], names: list[str], bots: dict[str, BotSpec], limits: Limits,
+         players: int) -> None:
+    specs = [bots[name] for name in names]
+    if players < len(specs):
+        raise ArenaError(f"{players} seats cannot hold the ladder's {len(specs)} bots")
+    seats = pod_seats(specs, players)
+    name_of = {spec.bot_id: spec.name.partition("#")[0] for spec in seats}
+    for game in games:
+        started = time.monotonic()
+        jobs = plan_rotations(seats, game, args.rounds, DiceKey.from_seed(args.seed))
+        result = PodResult(game, players)
+        for record in play(jobs, seats, limits, args.jobs, f"pods {game} x{players}"):
+            result.add(record, name_of)
+        forfeits = ", ".join(f"{k} {v}" for k, v in sorted(result.forfeits.items())) or "none"
+        print(f"{game} at {players} seats: {args.rounds} rounds of {players} rotations "
+              f"({time.monotonic() - started:.0f} s, {statistics.fmean(result.decisions):.1f} decisions "
+              f"a game, forfeits: {forfeits})")
+        for name in reversed(names):
+            centre, low, high = result.mean_place(name)
+            print(f"  {name:28} mean place {centre:.3f}  [{low:.3f}, {high:.3f}]")
+        for stronger, weaker in zip(reversed(names), list(reversed(names))[1:]):
+            better, worse, level, p = result.step(stronger, weaker)
+            verdict = "significant" if p < POD_SIGNIFICANCE else "NOT significant"
+            print(f"  {stronger + ' over ' + weaker:28} rounds better {better}, worse {worse}, "
+                  f"level {level}: sign test p = {p:.2g} ({verdict} at {POD_SIGNIFICANCE:g})")
         print(flush=True)
 
 
