@@ -117,7 +117,7 @@ class Greedy:
         self.rng = random.Random()
         self.evaluate: StateValues | None = None
 
-    def start(self, game_name: str, seed: int) -> None:
+    def start(self, game_name: str, players: int, seed: int) -> None:
         self.rng.seed(seed)
         self.evaluate = evaluator(game_name)
 

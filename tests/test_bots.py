@@ -5,7 +5,9 @@ game leaves room for skill, and the JavaScript and C++ helpers work."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import math
 import shutil
 import subprocess
 import sys
@@ -96,13 +98,13 @@ def test_every_bundled_bot_plays_every_game_legally(game, specs):
         assert record.decisions > 0 or game == "slyyde"
 
 
-def a_position(game_name: str, least_actions: int, seed: int = 3):
-    """A two-player position with at least ``least_actions`` choices,
-    reached by random play."""
+def a_position(game_name: str, least_actions: int, seed: int = 3, players: int = 2):
+    """A position with at least ``least_actions`` choices, reached by
+    random play."""
     import random
 
     game = get_game(game_name)
-    state = game.new_state(2)
+    state = game.new_state(players)
     dice, chooser = DiceStreams(seed), random.Random(seed)
     while True:
         if state.current_player() == CHANCE:
@@ -111,6 +113,27 @@ def a_position(game_name: str, least_actions: int, seed: int = 3):
         if len(state.legal_actions()) >= least_actions:
             return state
         state.apply_action(chooser.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_search_plays_on_to_its_own_next_turn_at_every_seat_count(players):
+    """Ciclovia's simulations play every other seat's turn and then the
+    searcher's own next one, at any seat count: a horizon counted in turn
+    changes as at two seats stopped short of it at four."""
+    spec = importlib.util.spec_from_file_location("search_bot_module", BOTS / "search_bot.py")
+    assert spec is not None and spec.loader is not None
+    search_bot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(search_bot)
+    state = a_position("ciclovia", least_actions=2, players=players)
+    seat = state.current_player()
+    search = search_bot.Search("ciclovia", players, seed=1)
+    deciders: list[int] = []
+    decide = search.one_step
+    search.one_step = lambda here: deciders.append(here.current_player()) or decide(here)
+    plan = search.plans(state, seat, deadline=math.inf)[0]
+    assert search.simulate(plan.state, seat, sample=7, deadline=math.inf) is not None
+    turns = [who for index, who in enumerate(deciders) if index == 0 or deciders[index - 1] != who]
+    assert turns[:players] == [(seat + step) % players for step in range(1, players + 1)], deciders
 
 
 @pytest.mark.parametrize("timeout", [0.5, 1.5])

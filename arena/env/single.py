@@ -122,7 +122,8 @@ class SingleAgentEnv(gymnasium.Env[Observation, int]):
         self._chooser.seed(self.aec.seed)
         for opponent in self.opponents.values():
             if opponent.player is not None:
-                opponent.player.start(self.aec.spec.name, self._chooser.getrandbits(63))
+                opponent.player.start(self.aec.spec.name, len(self.aec.possible_agents),
+                                      self._chooser.getrandbits(63))
         self._others_play()
         return self._seen()
 

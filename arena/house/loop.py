@@ -41,8 +41,9 @@ def think_until(received: float, seconds: float, share: float) -> float:
 
 
 class Player(Protocol):
-    def start(self, game_name: str, seed: int) -> None:
-        """A game begins; ``seed`` is for the player's own randomness."""
+    def start(self, game_name: str, players: int, seed: int) -> None:
+        """A game of ``players`` seats begins; ``seed`` is for the player's
+        own randomness."""
 
     def decide(self, state: State, seconds: float, received: float) -> int:
         """The index of the chosen action in ``state.legal_actions()``;
@@ -67,7 +68,7 @@ def serve(name: str, player: Player) -> None:
             reply = {"type": "hello", "name": name, "games": games}
         elif kind == "game_start":
             game = get_game(message["game"])
-            player.start(message["game"], message["seed"])
+            player.start(message["game"], message["players"], message["seed"])
             continue
         elif kind == "decide":
             if game is None:
